@@ -1,0 +1,3 @@
+from prune_memory.cli import main
+
+main()

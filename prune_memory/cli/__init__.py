@@ -1,0 +1,19 @@
+"""The command line: parse, call one core function, render, choose the exit code.
+
+Command groups live in sibling modules; each registers itself on `app`.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from prune_memory.cli.boundary import run_app
+from prune_memory.cli.common import app
+
+# Importing the command modules registers their commands on `app`.
+from prune_memory.cli import views  # noqa: F401,E402  isort: skip
+
+
+def main() -> None:
+    """Console-script entry point."""
+    sys.exit(run_app(app))

@@ -1,0 +1,243 @@
+"""Frozen records passed between the stages. Each one serialises to JSON."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import Enum
+from pathlib import Path
+from typing import Any, NewType
+
+RegisterId = NewType("RegisterId", str)
+JSON = dict[str, Any]
+
+INDEX_FILE = "MEMORY.md"
+LOG_FILE = "pruning-log.md"
+POLICY_FILE = "retention-policy.md"
+TOMBSTONE_DIR = "deaccessioned"
+OWN_FILES = frozenset({LOG_FILE, POLICY_FILE})
+MEMORY_TYPES = frozenset({"user", "feedback", "project", "reference"})
+
+
+class MemoryClass(str, Enum):
+    """The procedure's six kinds of memory (step 1)."""
+
+    PROJECT = "Project"
+    DECISION = "Decision"
+    PATTERN = "Pattern"
+    REFERENCE = "Reference"
+    FEEDBACK = "Feedback"
+    EPHEMERAL = "Ephemeral"
+
+
+class Fidelity(str, Enum):
+    HIGH = "high"
+    MEDIUM = "medium"
+    LOW = "low"
+    FAILED = "failed"
+    UNVERIFIABLE = "unverifiable"
+
+
+class Action(str, Enum):
+    KEEP = "keep"
+    UPDATE = "update"
+    WITHDRAW = "withdraw"
+    WITHDRAW_INOCULATE = "withdraw+inoculate"
+    INOCULATE = "inoculate"
+    FLAG = "flag"
+    REVIEW = "review"
+
+
+class FindingCode(str, Enum):
+    EPHEMERAL = "ephemeral"
+    PATH_DRIFT = "path-drift"
+    COUNT_DRIFT = "count-drift"
+    STATE_DRIFT = "state-drift"
+    VERSION_DRIFT = "version-drift"
+    NAME_DRIFT = "name-drift"
+    DECISION_REVERSAL = "decision-reversal"
+    DUPLICATE = "duplicate"
+    NEAR_DUPLICATE = "near-duplicate"
+    CONTRADICTION = "contradiction"
+    CLAUDE_MD_DUPLICATE = "claude-md-duplicate"
+    SECRET = "secret"
+    NOISE = "noise"
+    POISON = "poison"
+    NO_PROVENANCE = "no-provenance"
+    STALE = "stale"
+    UNVERIFIABLE = "unverifiable"
+    SUPERSEDED_CANDIDATE = "superseded-candidate"
+    LOW_UTILITY = "low-utility"
+    MALFORMED = "malformed"
+
+
+class EntryKind(str, Enum):
+    """A topic file, or a fact written straight into the index with no file behind it."""
+
+    TOPIC = "topic"
+    INDEX_LINE = "index-line"
+
+
+class LinkKind(str, Enum):
+    INLINE = "inline"
+    REFERENCE = "reference"
+    WIKI = "wiki"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing a stage noticed about an entry, with the evidence that shows it."""
+
+    code: FindingCode
+    message: str
+    evidence: JSON = field(default_factory=dict)
+    proposed_text: str | None = None
+    related: tuple[str, ...] = ()
+
+    def to_json(self) -> JSON:
+        out: JSON = {"code": self.code.value, "message": self.message, "evidence": self.evidence}
+        if self.proposed_text is not None:
+            out["proposed_text"] = self.proposed_text
+        if self.related:
+            out["related"] = list(self.related)
+        return out
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Finding:
+        return cls(
+            code=FindingCode(data["code"]),
+            message=data["message"],
+            evidence=dict(data.get("evidence", {})),
+            proposed_text=data.get("proposed_text"),
+            related=tuple(data.get("related", ())),
+        )
+
+
+@dataclass(frozen=True)
+class Link:
+    """A link found in the index or a body. `target` is percent-decoded, fragment dropped."""
+
+    target: str
+    text: str
+    line: int
+    kind: LinkKind
+    external: bool = False
+    escapes: bool = False
+
+    def to_json(self) -> JSON:
+        return {"target": self.target, "text": self.text, "line": self.line,
+                "kind": self.kind.value, "external": self.external, "escapes": self.escapes}
+
+
+@dataclass(frozen=True)
+class LoadCap:
+    """How much of the index Claude Code loads: the first 200 lines or 25,000 UTF-16 units."""
+
+    lines: int
+    chars: int
+    loaded_lines: int
+    line_cap: int = 200
+    char_cap: int = 25_000
+
+    @property
+    def usage(self) -> float:
+        return max(self.chars / self.char_cap, self.lines / self.line_cap)
+
+    @property
+    def binding_cap(self) -> str:
+        return "chars" if self.chars / self.char_cap > self.lines / self.line_cap else "lines"
+
+    @property
+    def near_cap(self) -> bool:
+        return self.usage >= 0.8
+
+    def to_json(self) -> JSON:
+        return {"lines": self.lines, "chars": self.chars, "line_cap": self.line_cap,
+                "char_cap": self.char_cap, "usage": round(self.usage, 4),
+                "binding_cap": self.binding_cap}
+
+
+@dataclass(frozen=True)
+class IndexLine:
+    """One line of MEMORY.md. `number` is 1-based in the file as stored."""
+
+    number: int
+    text: str
+    section: str | None
+    links: tuple[Link, ...]
+    loaded: bool
+    is_item: bool = False
+
+
+@dataclass(frozen=True)
+class Index:
+    file: str
+    raw: bytes
+    lines: tuple[IndexLine, ...]
+    cap: LoadCap
+
+    def lines_linking(self, file: str) -> tuple[IndexLine, ...]:
+        return tuple(ln for ln in self.lines if any(lk.target == file for lk in ln.links))
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One memory: a topic file, or an inline fact in the index (file = `MEMORY.md#L<n>`)."""
+
+    file: str
+    kind: EntryKind
+    name: str
+    description: str
+    memory_type: str | None
+    frontmatter: JSON
+    body: str
+    sha256: str
+    size: int
+    mtime: datetime
+    modified: datetime | None = None
+    links: tuple[Link, ...] = ()
+    index_lines: tuple[int, ...] = ()
+
+    @property
+    def text(self) -> str:
+        """What the memory says: description and body, the part analysis reads."""
+        return f"{self.description}\n{self.body}" if self.description else self.body
+
+    @property
+    def written_at(self) -> tuple[datetime, str]:
+        """Best write-time signal: Claude Code's `modified:` stamp, else the file mtime."""
+        return (self.modified, "modified") if self.modified else (self.mtime, "mtime")
+
+    @property
+    def indexed(self) -> bool:
+        return bool(self.index_lines)
+
+
+@dataclass(frozen=True)
+class LoadError:
+    """A file the loader could not read. It is reported and left untouched."""
+
+    file: str
+    message: str
+
+    def to_json(self) -> JSON:
+        return {"file": self.file, "message": self.message}
+
+
+@dataclass(frozen=True)
+class MemoryDir:
+    """Everything the loader read from one memory directory."""
+
+    root: Path
+    index: Index | None
+    entries: tuple[Entry, ...]
+    errors: tuple[LoadError, ...] = ()
+    tombstones: tuple[str, ...] = ()
+    other_files: tuple[str, ...] = ()
+
+    def entry(self, file: str) -> Entry | None:
+        return next((e for e in self.entries if e.file == file), None)
+
+    @property
+    def topics(self) -> tuple[Entry, ...]:
+        return tuple(e for e in self.entries if e.kind is EntryKind.TOPIC)

@@ -1,0 +1,39 @@
+"""The tool's own state directory: snapshots, journals, recall logs, crash reports.
+
+It lives outside every memory directory so a prune can never reach it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+
+def state_root() -> Path:
+    """`$XDG_STATE_HOME/prune-memory`, else `~/.local/state/prune-memory`."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "prune-memory"
+
+
+def private_dir(path: Path) -> Path:
+    """Create `path` (and parents) with mode 0700 and return it."""
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path.chmod(0o700)
+    return path
+
+
+def state_subdir(*parts: str) -> Path:
+    root = private_dir(state_root())
+    target = root.joinpath(*parts)
+    for depth in range(1, len(parts) + 1):
+        private_dir(root.joinpath(*parts[:depth]))
+    return target
+
+
+def dir_key(memory_dir: Path) -> str:
+    """A stable, readable key for one memory directory inside the state tree."""
+    resolved = str(memory_dir.resolve())
+    digest = hashlib.sha256(resolved.encode()).hexdigest()[:12]
+    tail = memory_dir.resolve().parent.name or "root"
+    return f"{tail[:60]}-{digest}"
