@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, NewType
 
@@ -19,7 +19,7 @@ OWN_FILES = frozenset({LOG_FILE, POLICY_FILE})
 MEMORY_TYPES = frozenset({"user", "feedback", "project", "reference"})
 
 
-class MemoryClass(str, Enum):
+class MemoryClass(StrEnum):
     """The procedure's six kinds of memory (step 1)."""
 
     PROJECT = "Project"
@@ -30,7 +30,7 @@ class MemoryClass(str, Enum):
     EPHEMERAL = "Ephemeral"
 
 
-class Fidelity(str, Enum):
+class Fidelity(StrEnum):
     HIGH = "high"
     MEDIUM = "medium"
     LOW = "low"
@@ -38,7 +38,7 @@ class Fidelity(str, Enum):
     UNVERIFIABLE = "unverifiable"
 
 
-class Action(str, Enum):
+class Action(StrEnum):
     KEEP = "keep"
     UPDATE = "update"
     WITHDRAW = "withdraw"
@@ -48,7 +48,7 @@ class Action(str, Enum):
     REVIEW = "review"
 
 
-class FindingCode(str, Enum):
+class FindingCode(StrEnum):
     EPHEMERAL = "ephemeral"
     PATH_DRIFT = "path-drift"
     COUNT_DRIFT = "count-drift"
@@ -71,14 +71,14 @@ class FindingCode(str, Enum):
     MALFORMED = "malformed"
 
 
-class EntryKind(str, Enum):
+class EntryKind(StrEnum):
     """A topic file, or a fact written straight into the index with no file behind it."""
 
     TOPIC = "topic"
     INDEX_LINE = "index-line"
 
 
-class LinkKind(str, Enum):
+class LinkKind(StrEnum):
     INLINE = "inline"
     REFERENCE = "reference"
     WIKI = "wiki"

@@ -16,7 +16,8 @@ from prune_memory.errors import BadInputError
 
 app = typer.Typer(
     name="prune-memory",
-    help="Keep Claude Code memory directories accurate and small: evidenced, reversible forgetting.",
+    help="Keep Claude Code memory directories accurate and small: "
+    "evidenced, reversible forgetting.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -37,7 +38,8 @@ RepoOpt = Annotated[
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 NowOpt = Annotated[
-    str | None, typer.Option("--now", help="Pin the current time (ISO 8601) for reproducible output.")
+    str | None,
+    typer.Option("--now", help="Pin the current time (ISO 8601) for reproducible output."),
 ]
 
 

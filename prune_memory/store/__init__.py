@@ -1,0 +1,1 @@
+"""The only code that reads or writes files inside a memory directory."""

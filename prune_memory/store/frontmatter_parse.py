@@ -1,0 +1,83 @@
+"""Split a memory file into its YAML frontmatter and body, accepting both Claude Code shapes."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+from frontmatter.default_handlers import YAMLHandler
+
+from prune_memory.errors import FileLoadError
+from prune_memory.model import JSON
+
+_HANDLER = YAMLHandler()
+
+
+@dataclass(frozen=True)
+class ParsedFile:
+    meta: JSON
+    body: str
+    has_frontmatter: bool
+
+
+def parse_memory_text(name: str, text: str) -> ParsedFile:
+    """Frontmatter (JSON-safe) and body of one file; malformed YAML raises FileLoadError."""
+    if not _HANDLER.detect(text):
+        return ParsedFile(meta={}, body=text.strip(), has_frontmatter=False)
+    try:
+        raw_meta, body = _HANDLER.split(text)
+    except ValueError as err:
+        raise FileLoadError(name, "frontmatter opens with --- but never closes") from err
+    try:
+        meta = yaml.safe_load(raw_meta)
+    except yaml.YAMLError as err:
+        raise FileLoadError(name, f"malformed YAML frontmatter: {_first_line(err)}") from err
+    if meta is None:
+        meta = {}
+    if not isinstance(meta, dict):
+        raise FileLoadError(name, "frontmatter is not a mapping of keys to values")
+    return ParsedFile(meta=json_safe(meta), body=body.strip(), has_frontmatter=True)
+
+
+def memory_type(meta: JSON) -> str | None:
+    """`type:` at the top, or nested as `metadata: {type: …}` in newer files."""
+    value = meta.get("type")
+    nested = meta.get("metadata")
+    if value is None and isinstance(nested, dict):
+        value = nested.get("type")
+    return str(value).strip().lower() if value is not None else None
+
+
+def parse_timestamp(value: Any) -> dt.datetime | None:
+    """An ISO 8601 stamp (string, date or datetime) as aware UTC; None when unusable."""
+    if isinstance(value, dt.datetime):
+        stamp = value
+    elif isinstance(value, dt.date):
+        stamp = dt.datetime(value.year, value.month, value.day)
+    elif isinstance(value, str):
+        try:
+            stamp = dt.datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError:
+            return None
+    else:
+        return None
+    return stamp.replace(tzinfo=dt.UTC) if stamp.tzinfo is None else stamp.astimezone(dt.UTC)
+
+
+def json_safe(value: Any) -> Any:
+    """Frontmatter with dates turned into ISO strings, so plans serialise."""
+    if isinstance(value, dict):
+        return {str(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_safe(v) for v in value]
+    if isinstance(value, dt.date | dt.datetime):
+        return value.isoformat()
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return str(value)
+
+
+def _first_line(err: Exception) -> str:
+    return str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__

@@ -1,0 +1,60 @@
+"""Read a file from a memory directory without following it anywhere it should not go."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from prune_memory.errors import BadInputError, FileLoadError
+
+MAX_FILE_BYTES = 2 * 1024 * 1024  # a memory is a few KB; anything this big is not one
+
+
+def require_directory(root: Path) -> Path:
+    """The memory directory itself must exist and be a real directory."""
+    if not root.exists():
+        raise BadInputError(f"memory directory not found: {root}")
+    if not root.is_dir():
+        raise BadInputError(f"not a directory: {root}")
+    return root
+
+
+def is_inside(root: Path, candidate: Path) -> bool:
+    """True when `candidate`, with every symlink resolved, lies inside `root`."""
+    try:
+        candidate.resolve().relative_to(root.resolve())
+    except ValueError:
+        return False
+    return True
+
+
+def read_member(root: Path, name: str) -> bytes:
+    """Bytes of one file directly inside `root`; symlinks and huge files are refused."""
+    path = root / name
+    try:
+        info = os.lstat(path)
+    except OSError as err:
+        raise FileLoadError(name, f"cannot stat: {err.strerror}") from err
+    if stat.S_ISLNK(info.st_mode):
+        where = "leaves the memory directory" if not is_inside(root, path) else "is a symlink"
+        raise FileLoadError(name, f"{where}; not followed")
+    if not stat.S_ISREG(info.st_mode):
+        raise FileLoadError(name, "not a regular file")
+    if info.st_size > MAX_FILE_BYTES:
+        raise FileLoadError(name, f"too large ({info.st_size} bytes > {MAX_FILE_BYTES}); skipped")
+    try:
+        return path.read_bytes()
+    except OSError as err:
+        raise FileLoadError(name, f"cannot read: {err.strerror}") from err
+
+
+def decode_text(name: str, raw: bytes) -> str:
+    """UTF-8 text of a memory file (BOM tolerated); NUL bytes or bad UTF-8 are errors."""
+    if b"\x00" in raw:
+        raise FileLoadError(name, "contains NUL bytes; not a text file")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise FileLoadError(name, f"not valid UTF-8 (byte {err.start})") from err
+    return text.removeprefix("\ufeff")
