@@ -10,8 +10,11 @@ import sys
 from prune_memory.cli.boundary import run_app
 from prune_memory.cli.common import app
 
+__all__ = ["app", "main", "run_app"]
+
 # Importing the command modules registers their commands on `app`.
-from prune_memory.cli import views  # noqa: F401,E402  isort: skip
+from prune_memory.cli import views  # noqa: F401  isort: skip
+from prune_memory.cli import jsonl  # noqa: F401  isort: skip
 
 
 def main() -> None:

@@ -6,32 +6,25 @@ import datetime as dt
 import sys
 import traceback
 
-import click
 import typer
 
 from prune_memory.errors import ExitCode, PruneMemoryError
 from prune_memory.state import state_subdir
 
 
-def run_app(app: typer.Typer) -> int:
-    """Run the typer app; turn our errors into one line and an exit code."""
+def run_app(app: typer.Typer, argv: list[str] | None = None) -> int:
+    """Run the typer app; our errors become one line and an exit code, crashes a report.
+
+    Typer itself handles usage errors (exit 2), `typer.Exit` and Ctrl-C.
+    """
     try:
-        app(standalone_mode=False)
+        app(args=argv, prog_name="prune-memory")
+    except SystemExit as done:
+        return _code(done.code)
     except PruneMemoryError as err:
         _say(f"prune-memory: {err}")
         return int(err.exit_code)
-    except click.exceptions.Exit as done:
-        return int(done.exit_code)
-    except click.exceptions.Abort:
-        _say("prune-memory: aborted")
-        return 130
-    except click.ClickException as usage:
-        usage.show()
-        return int(ExitCode.BAD_INPUT)
-    except KeyboardInterrupt:
-        _say("prune-memory: interrupted")
-        return 130
-    except Exception as crash:  # noqa: BLE001  the last line of defence
+    except Exception as crash:
         report = write_crash_report(crash)
         _say(f"prune-memory: internal error ({type(crash).__name__}); crash report: {report}")
         return int(ExitCode.INTERNAL)
@@ -43,9 +36,9 @@ def write_crash_report(crash: BaseException) -> str:
     from prune_memory.secrets.mask import mask_text
 
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
-    path = state_subdir("crash") / f"crash-{stamp}.txt"
-    text = "".join(traceback.format_exception(crash))
     try:
+        path = state_subdir("crash") / f"crash-{stamp}.txt"
+        text = "".join(traceback.format_exception(crash))
         path.write_text(mask_text(text), encoding="utf-8")
         path.chmod(0o600)
     except OSError:
@@ -53,5 +46,15 @@ def write_crash_report(crash: BaseException) -> str:
     return str(path)
 
 
+def _code(code: object) -> int:
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    _say(str(code))
+    return int(ExitCode.INTERNAL)
+
+
 def _say(message: str) -> None:
-    print(message.splitlines()[0] if message else message, file=sys.stderr)
+    lines = message.strip().splitlines()
+    print(lines[0] if lines else message, file=sys.stderr)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -12,7 +13,8 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from prune_memory.errors import BadInputError
+from prune_memory.errors import BadInputError, ExitCode
+from prune_memory.model import LoadError
 
 app = typer.Typer(
     name="prune-memory",
@@ -91,3 +93,11 @@ def resolve_repo(repo: Path | None, memory_dir: Path, project: Path | None) -> P
 def exit_with(code: int) -> None:
     if code:
         raise typer.Exit(code)
+
+
+def report_load_errors(errors: Sequence[LoadError]) -> None:
+    """One line per unreadable file on stderr, then exit 2: the others were still processed."""
+    for err in errors:
+        warn(f"prune-memory: {err.file}: {err.message}")
+    if errors:
+        raise typer.Exit(ExitCode.BAD_INPUT)

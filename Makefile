@@ -1,0 +1,49 @@
+# Two commands set everything up on a fresh machine: `make demo` and `make test`.
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+DEMO_NOW ?= 2026-11-29T12:00:00Z
+
+.PHONY: install demo test check coverage bench fault-long clean
+
+$(PY):
+	python3 -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# The whole pass on a temporary copy of the bundled demo; the fixtures are never touched.
+demo: install
+	@set -e; tmp=$$(mktemp -d); \
+	$(PY) fixtures/build_demo_repo.py $$tmp/repo >/dev/null; \
+	cp -R fixtures/demo-memory $$tmp/memory; \
+	echo "== demo memory copied to $$tmp/memory; demo repo built in $$tmp/repo"; \
+	XDG_STATE_HOME=$$tmp/state $(BIN)/prune-memory run $$tmp/memory --repo $$tmp/repo \
+	    --yes --now $(DEMO_NOW); \
+	echo; echo "== prune-memory scan (after the run)"; \
+	XDG_STATE_HOME=$$tmp/state $(BIN)/prune-memory scan $$tmp/memory || true; \
+	echo; echo "== pruning-log.md"; cat $$tmp/memory/pruning-log.md
+
+test: install
+	$(PY) -m pytest
+
+check: install
+	$(BIN)/ruff check prune_memory tests bench fixtures
+	$(BIN)/mypy
+
+coverage: install
+	$(PY) -m pytest --cov=prune_memory --cov-report=term --cov-fail-under=90
+
+bench: install
+	$(PY) bench/run_all.py
+
+fault-long: install
+	$(PY) -m pytest -m long -p no:cacheprovider
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis dist build

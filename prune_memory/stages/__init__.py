@@ -1,0 +1,1 @@
+"""The procedure's stages, one module each, in the order they run."""

@@ -1,0 +1,46 @@
+"""How often a memory is read: measured by the read hook, otherwise an honest estimate."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from prune_memory.model import JSON, Entry, EntryKind, MemoryDir
+
+
+@dataclass(frozen=True)
+class Access:
+    """`reads` is None unless a read counter measured it; `label` says which it is."""
+
+    reads: int | None
+    measured: bool
+    label: str
+    sessions: int | None = None
+    since: str | None = None
+
+    def to_json(self) -> JSON:
+        out: JSON = {"reads": self.reads, "measured": self.measured, "label": self.label}
+        if self.measured:
+            out.update({"sessions": self.sessions, "since": self.since})
+        return out
+
+
+def estimate_access(entry: Entry, memdir: MemoryDir) -> Access:
+    """No read counter: say only what the index guarantees, and call it an estimate."""
+    if entry.kind is EntryKind.INDEX_LINE:
+        loaded = _line_loaded(memdir, entry.index_lines)
+        label = ("in the index text: read every session" if loaded
+                 else "past the load cap: never read")
+    elif not entry.indexed:
+        label = "not in the index: only found by searching"
+    elif _line_loaded(memdir, entry.index_lines):
+        label = "index line read every session; body reads unknown"
+    else:
+        label = "index line past the load cap: rarely if ever read"
+    return Access(reads=None, measured=False, label=f"estimate: {label}")
+
+
+def _line_loaded(memdir: MemoryDir, numbers: tuple[int, ...]) -> bool:
+    if memdir.index is None:
+        return False
+    loaded = {ln.number for ln in memdir.index.lines if ln.loaded}
+    return bool(loaded.intersection(numbers))

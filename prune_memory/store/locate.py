@@ -1,0 +1,113 @@
+"""Find the memory directory Claude Code uses for a project, the way Claude Code names it."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from prune_memory.errors import BadInputError
+
+NAME_LIMIT = 200
+_ALNUM = re.compile(r"[A-Za-z0-9]")
+
+
+@dataclass(frozen=True)
+class Location:
+    project: Path
+    git_root: Path | None
+    name: str
+    memory_dir: Path
+    source: str  # "default", "listing" or "autoMemoryDirectory"
+
+    @property
+    def exists(self) -> bool:
+        return self.memory_dir.is_dir()
+
+
+def claude_home() -> Path:
+    """`~/.claude`, or `$CLAUDE_CONFIG_DIR` when set."""
+    override = os.environ.get("CLAUDE_CONFIG_DIR")
+    return Path(override).expanduser() if override else Path.home() / ".claude"
+
+
+def projects_dir() -> Path:
+    return claude_home() / "projects"
+
+
+def sanitize(path: str) -> str:
+    """Every character that is not an ASCII letter or digit becomes `-`, per UTF-16 unit."""
+    return "".join(ch if _ALNUM.fullmatch(ch) else "-" * (2 if ord(ch) > 0xFFFF else 1)
+                   for ch in path)
+
+
+def git_root(start: Path) -> Path | None:
+    """The canonical root of the git repo holding `start`; worktrees map to the main repo."""
+    here = start.expanduser().resolve()
+    for folder in (here, *here.parents):
+        marker = folder / ".git"
+        if marker.is_dir():
+            return folder
+        if marker.is_file():
+            return _worktree_main_root(marker) or folder
+    return None
+
+
+def locate(project: Path) -> Location:
+    """Where Claude Code keeps memory for `project` (it need not exist yet)."""
+    project = project.expanduser().resolve()
+    root = git_root(project)
+    base = root or project
+    name = sanitize(str(base))
+    moved = _auto_memory_setting()
+    if moved is not None:
+        return Location(project, root, name, moved, "autoMemoryDirectory")
+    if len(name) <= NAME_LIMIT:
+        return Location(project, root, name, projects_dir() / name / "memory", "default")
+    return _find_long_name(project, root, name)
+
+
+def memory_dir_for_project(project: Path) -> Path:
+    return locate(project).memory_dir
+
+
+def _find_long_name(project: Path, root: Path | None, name: str) -> Location:
+    # Long names are cut and given a hash suffix we cannot recompute: list and match the prefix.
+    prefix = name[:NAME_LIMIT]
+    folder = projects_dir()
+    found = sorted(p for p in folder.glob("*") if p.is_dir() and p.name.startswith(prefix)) \
+        if folder.is_dir() else []
+    if len(found) > 1:
+        names = ", ".join(p.name for p in found)
+        raise BadInputError(f"several project directories match this long path: {names}")
+    if found:
+        return Location(project, root, found[0].name, found[0] / "memory", "listing")
+    return Location(project, root, prefix, folder / prefix / "memory", "listing")
+
+
+def _auto_memory_setting() -> Path | None:
+    settings = claude_home() / "settings.json"
+    if not settings.is_file():
+        return None
+    try:
+        data = json.loads(settings.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    value = data.get("autoMemoryDirectory") if isinstance(data, dict) else None
+    if not isinstance(value, str) or not value.strip():
+        return None
+    return Path(value).expanduser()
+
+
+def _worktree_main_root(marker: Path) -> Path | None:
+    text = marker.read_text(encoding="utf-8", errors="replace").strip()
+    if not text.startswith("gitdir:"):
+        return None
+    gitdir = (marker.parent / text.removeprefix("gitdir:").strip()).resolve()
+    common = gitdir / "commondir"
+    if common.is_file():
+        main_git = (gitdir / common.read_text(encoding="utf-8").strip()).resolve()
+        return main_git.parent
+    return None

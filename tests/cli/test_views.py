@@ -1,0 +1,94 @@
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from prune_memory.store.safe_read import MAX_FILE_BYTES
+from tests.conftest import CliResult, topic, tree_hash, write_tree
+
+Cli = Callable[..., CliResult]
+GOOD = {"MEMORY.md": "# Memory\n- [A](a.md) — a\n", "a.md": topic("a", "A fact.")}
+
+
+def test_inventory_json(cli: Cli, tmp_path: Path) -> None:
+    write_tree(tmp_path, GOOD)
+    result = cli("inventory", tmp_path, "--json", "--now", "2026-11-29T00:00:00Z")
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    assert [e["file"] for e in data["entries"]] == ["a.md"]
+
+
+def test_inventory_table(cli: Cli, tmp_path: Path) -> None:
+    write_tree(tmp_path, GOOD)
+    result = cli("inventory", tmp_path)
+    assert result.code == 0 and "a.md" in result.out and "estimate" in result.out
+
+
+def test_scan_exit_codes(cli: Cli, tmp_path: Path) -> None:
+    write_tree(tmp_path, GOOD)
+    assert cli("scan", tmp_path).code == 0
+    (tmp_path / "lonely.md").write_text(topic("lonely", "x"))
+    result = cli("scan", tmp_path, "--json")
+    assert result.code == 1 and json.loads(result.out)["orphaned"][0]["file"] == "lonely.md"
+
+
+def test_where_json(cli: Cli, tmp_path: Path) -> None:
+    result = cli("where", tmp_path / "my.app", "--json")
+    assert result.code == 0
+    assert json.loads(result.out)["name"].endswith("-my-app")
+
+
+def test_project_option_finds_the_directory(cli: Cli, tmp_path: Path) -> None:
+    from prune_memory.store.locate import locate
+
+    memory = locate(tmp_path).memory_dir
+    write_tree(memory, GOOD)
+    result = cli("inventory", "--project", tmp_path, "--json")
+    assert result.code == 0 and json.loads(result.out)["memory_dir"] == str(memory)
+
+
+def _outside_symlink(root: Path) -> None:
+    target = root.parent / "elsewhere.md"
+    target.write_text("secret")
+    os.symlink(target, root / "evil.md")
+
+
+BAD_INPUTS: dict[str, Callable[[Path], None]] = {
+    "malformed-frontmatter": lambda r: (r / "bad.md").write_text("---\nname: [x\n---\nb\n"),
+    "non-utf8": lambda r: (r / "bad.md").write_bytes(b"\xff\xfe\xfa"),
+    "symlink-out": _outside_symlink,
+    "index-link-out": lambda r: (r / "MEMORY.md").write_text(
+        "- [A](a.md)\n- [p](../../etc/passwd)\n"),
+    "huge-file": lambda r: (r / "big.md").write_bytes(b"a" * (MAX_FILE_BYTES + 10)),
+}
+
+
+@pytest.mark.parametrize("command", ["inventory", "scan"])
+@pytest.mark.parametrize("case", sorted(BAD_INPUTS))
+def test_bad_input_is_exit_2_one_line_nothing_changed(
+        cli: Cli, tmp_path: Path, case: str, command: str) -> None:
+    root = write_tree(tmp_path / "memory", GOOD)
+    BAD_INPUTS[case](root)
+    before = tree_hash(tmp_path)
+    result = cli(command, root, "--json")
+    assert result.code == 2
+    assert len(result.err.strip().splitlines()) == 1, result.err
+    assert result.err.startswith("prune-memory: ")
+    assert tree_hash(tmp_path) == before
+    if command == "inventory":  # the good file was still processed
+        assert "a.md" in [e["file"] for e in json.loads(result.out)["entries"]]
+
+
+@pytest.mark.parametrize("command", ["inventory", "scan"])
+def test_missing_directory(cli: Cli, tmp_path: Path, command: str) -> None:
+    result = cli(command, tmp_path / "nope")
+    assert result.code == 2 and result.err.strip().count("\n") == 0
+    assert "not found" in result.err
+
+
+def test_usage_error_is_exit_2(cli: Cli) -> None:
+    assert cli("inventory", "--no-such-flag").code == 2

@@ -1,0 +1,100 @@
+"""Shared test helpers: build memory directories, hash them, run the CLI in-process."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+DEMO_MEMORY = FIXTURES / "demo-memory"
+
+
+@dataclass
+class CliResult:
+    code: int
+    out: str
+    err: str
+
+
+def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
+    """Create `files` (name → text or bytes) under `root`."""
+    root.mkdir(parents=True, exist_ok=True)
+    for name, content in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return root
+
+
+def tree_hash(root: Path) -> str:
+    """One digest over every path, link target and byte under `root`."""
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        digest.update(str(path.relative_to(root)).encode())
+        if path.is_symlink():
+            digest.update(os.readlink(path).encode())
+        elif path.is_file():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def topic(name: str, body: str, *, type_: str = "project", description: str = "",
+          extra: str = "") -> str:
+    """A topic file with the usual Claude Code frontmatter."""
+    desc = description or f"About {name}"
+    return f"---\nname: {name}\ndescription: {desc}\ntype: {type_}\n{extra}---\n{body}\n"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_home(tmp_path_factory: pytest.TempPathFactory,
+                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never touch the real ~/.claude or state directory."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "200")
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., CliResult]:
+    """Run the prune-memory CLI in-process and capture what it prints."""
+    from prune_memory.cli import app, run_app
+
+    def invoke(*args: str) -> CliResult:
+        capsys.readouterr()
+        code = run_app(app, [str(a) for a in args])
+        captured = capsys.readouterr()
+        return CliResult(code, captured.out, captured.err)
+
+    return invoke
+
+
+@pytest.fixture
+def demo_memory(tmp_path: Path) -> Path:
+    """A private copy of the bundled demo memory directory."""
+    target = tmp_path / "memory"
+    shutil.copytree(DEMO_MEMORY, target)
+    return target
+
+
+@pytest.fixture(scope="session")
+def demo_repo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The demo git repo, built once per test session."""
+    target = tmp_path_factory.mktemp("demo") / "repo"
+    subprocess.run([sys.executable, str(FIXTURES / "build_demo_repo.py"), str(target)],
+                   check=True, capture_output=True)
+    yield target

@@ -1,0 +1,63 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from prune_memory.stages.reachability import scan
+from prune_memory.store.loader import load_memory_dir
+from tests.conftest import topic, write_tree
+
+
+def _scan(tmp_path: Path, files: dict[str, str | bytes],
+          register: list[tuple[str, str]] | None = None) -> dict[str, object]:
+    write_tree(tmp_path, files)
+    return scan(load_memory_dir(tmp_path), register or []).to_json()
+
+
+def test_clean_directory(tmp_path: Path) -> None:
+    result = scan(load_memory_dir(write_tree(tmp_path, {
+        "MEMORY.md": "- [A](a.md) — a\n", "a.md": topic("a", "see [[a]]"),
+        "pruning-log.md": "# Pruning log\n", "retention-policy.md": "# policy\n"})))
+    assert result.clean
+
+
+def test_dangling_and_orphaned_both_directions(tmp_path: Path) -> None:
+    result = _scan(tmp_path, {"MEMORY.md": "- [A](a.md)\n- [Gone](gone.md)\n",
+                              "a.md": topic("a", "x"), "lonely.md": topic("lonely", "y")})
+    assert [d["target"] for d in result["dangling"]] == ["gone.md"]  # type: ignore[index]
+    assert [o["file"] for o in result["orphaned"]] == ["lonely.md"]  # type: ignore[index]
+    assert result["orphan_share"]["files_pct"] == 50.0  # type: ignore[index]
+
+
+def test_degraded_reference_names_a_file_inexactly(tmp_path: Path) -> None:
+    result = _scan(tmp_path, {"MEMORY.md": "- [A](Project-Auth)\n- see b.md for more\n",
+                              "project_auth.md": topic("auth", "x"), "b.md": topic("b", "y")})
+    degraded = result["degraded"]
+    assert [(d["target"], d["likely"]) for d in degraded] == [  # type: ignore[union-attr]
+        ("Project-Auth", "project_auth.md"), ("b.md", "b.md")]
+    assert result["dangling"] == []
+
+
+def test_missing_wiki_links(tmp_path: Path) -> None:
+    result = _scan(tmp_path, {"MEMORY.md": "- [A](a.md)\n",
+                              "a.md": topic("a", "links [[nowhere]] and [[a]]")})
+    assert result["wiki_missing"] == [{"file": "a.md", "line": 1, "name": "nowhere"}]
+
+
+def test_tombstones_are_never_orphans_but_register_drift_is_found(tmp_path: Path) -> None:
+    result = _scan(tmp_path, {
+        "MEMORY.md": "- [A](a.md)\n", "a.md": topic("a", "x"),
+        "deaccessioned/old.md": "x", "deaccessioned/stray.md": "y"},
+        register=[("2026-11-01-01", "deaccessioned/old.md"),
+                  ("2026-11-01-02", "deaccessioned/lost.md")])
+    assert result["orphaned"] == []
+    assert result["unregistered_tombstones"] == ["stray.md"]
+    assert result["missing_tombstones"] == [
+        {"register_id": "2026-11-01-02", "tombstone": "deaccessioned/lost.md"}]
+
+
+def test_entries_past_the_cap_are_unloaded(tmp_path: Path) -> None:
+    lines = "".join(f"- fact {i}\n" for i in range(200))
+    result = _scan(tmp_path, {"MEMORY.md": lines + "- [Late](late.md)\n",
+                              "late.md": topic("late", "x")})
+    assert result["unloaded"] == [{"file": "late.md", "lines": [201]}]
+    assert result["orphaned"] == []
