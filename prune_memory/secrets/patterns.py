@@ -1,0 +1,134 @@
+"""Labelled patterns for the secrets vendor plugins miss in markdown prose.
+
+Each pattern names the group holding the value (or the whole match) and a check that the
+value is a credential rather than a stand-in for one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from prune_memory.secrets import values
+from prune_memory.secrets.base import ASSIGNMENT, STRUCTURE, VENDOR_FORMAT, SecretSpan
+
+
+@dataclass(frozen=True)
+class LabelledPattern:
+    label: str
+    regex: re.Pattern[str]
+    confidence: int
+    accept: Callable[[str], bool]
+    trim: bool = False  # strip sentence punctuation from the end of the value
+
+
+def _always(_: str) -> bool:
+    return True
+
+
+_MARK = r"[*_`\"']*"  # markdown emphasis, code ticks or quotes around a name or a value
+_SEP = rf"{_MARK}[ \t]*(?::=|=>|[:=]){_MARK}[ \t]*{_MARK}"
+_VALUE = r"(?P<value>[^\s`'\"*&]+)"  # `&` ends a value inside a URL query
+_PASSWORD_NAME = r"(?:pass(?:word|wd|phrase)?|pwd)"
+_TOKEN_NAME = (r"(?:token|secret|api[_-]?key|access[_-]?key|secret[_-]?key|private[_-]?key"
+               r"|client[_-]?secret|auth[_-]?token)")
+_NAME_PREFIX = r"(?:[A-Za-z][\w-]*[ _-])?"  # "db ", "github_", "DEPLOY-"
+_ENV_NAME = (r"(?=[A-Z])[A-Z0-9_]*?(?:SECRET|SECRET_?KEY|PASSWORD|PASSWD|PWD|TOKEN|API_?KEY"
+             r"|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH)")
+
+
+def _assignment(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w.-]){_MARK}{_NAME_PREFIX}{name}(?![\w-]){_SEP}{_VALUE}",
+                      re.IGNORECASE)
+
+
+PATTERNS: tuple[LabelledPattern, ...] = (
+    LabelledPattern(
+        "private-key",
+        re.compile(r"-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----"
+                   r"(?P<value>[\s\S]*?)(?=-----END [A-Z0-9 ]*-----|\Z)"),
+        STRUCTURE, values.is_key_body),
+    LabelledPattern(
+        "github-token",
+        re.compile(r"(?<![\w-])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{50,255})"
+                   r"(?![\w-])"),
+        VENDOR_FORMAT, _always),
+    LabelledPattern(
+        "slack-token",
+        re.compile(r"(?<![\w-])(?:xox[abposre]-(?:[A-Za-z0-9]+-)+[A-Za-z0-9]+"
+                   r"|xapp-\d-[A-Z0-9]+-\d+-[a-f0-9]+)(?![\w-])"),
+        VENDOR_FORMAT, values.has_digit),
+    LabelledPattern(
+        "aws-access-key",
+        re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}"
+                   r"(?![A-Za-z0-9])"),
+        VENDOR_FORMAT, _always),
+    LabelledPattern(
+        "google-api-key",
+        re.compile(r"(?<![\w-])AIza[0-9A-Za-z_-]{35}(?![\w-])"),
+        VENDOR_FORMAT, _always),
+    LabelledPattern(
+        "anthropic-key",
+        re.compile(r"(?<![\w-])sk-ant-[a-z0-9]{2,8}-[A-Za-z0-9_-]{20,}(?![\w-])"),
+        VENDOR_FORMAT, values.is_random_after_prefix),
+    LabelledPattern(
+        "openai-key",
+        re.compile(r"(?<![\w-])sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}(?![\w-])"),
+        VENDOR_FORMAT, values.is_random_after_prefix),
+    LabelledPattern(
+        "jwt",
+        re.compile(r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}"
+                   r"(?![\w-])"),
+        STRUCTURE, values.is_jwt),
+    LabelledPattern(
+        "connection-string",
+        re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/@'\"`<>]+:"
+                   r"(?P<value>[^\s@/'\"`<>]+)@[^\s/'\"`<>]+"),
+        STRUCTURE, values.is_url_password),
+    LabelledPattern(
+        "bearer-token",
+        re.compile(r"(?<![\w-])Bearer[ \t]+(?P<value>[A-Za-z0-9._~+/-]{20,}=*)"),
+        ASSIGNMENT, values.is_credential_value),
+    LabelledPattern(
+        "env-secret",
+        re.compile(rf"(?<![\w-])(?:export[ \t]+)?{_ENV_NAME}[ \t]*=[ \t]*[\"']?{_VALUE}"),
+        ASSIGNMENT, values.is_credential_value, trim=True),
+    LabelledPattern("password", _assignment(_PASSWORD_NAME), ASSIGNMENT,
+                    values.is_credential_value, trim=True),
+    LabelledPattern("token-assignment", _assignment(_TOKEN_NAME), ASSIGNMENT,
+                    values.is_credential_value, trim=True),
+)
+
+
+class PatternDetector:
+    """The labelled patterns above, run over the whole text."""
+
+    name = "patterns"
+
+    def __init__(self, patterns: tuple[LabelledPattern, ...] = PATTERNS) -> None:
+        self.patterns = patterns
+
+    def spans(self, text: str) -> Iterator[SecretSpan]:
+        for pattern in self.patterns:
+            for match in pattern.regex.finditer(text):
+                span = _value_span(match, pattern.trim)
+                if span is None:
+                    continue
+                start, end = span
+                if pattern.accept(text[start:end]):
+                    yield SecretSpan(pattern.label, start, end, pattern.confidence)
+
+
+def _value_span(match: re.Match[str], trim: bool) -> tuple[int, int] | None:
+    """Offsets of the value inside the match, surrounding whitespace and punctuation dropped."""
+    group = "value" if "value" in match.re.groupindex else 0
+    start, end = match.span(group)
+    raw = match.string[start:end]
+    kept = raw.strip()
+    if trim:
+        kept = values.trim_trailing(kept)
+    if not kept:
+        return None
+    start += len(raw) - len(raw.lstrip())
+    return start, start + len(kept)

@@ -1,0 +1,63 @@
+"""One scan over every detector: known examples dropped, overlapping finds merged."""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable, Sequence
+
+from prune_memory.secrets.base import SecretDetector, SecretHit, SecretSpan, shown_prefix
+from prune_memory.secrets.patterns import PatternDetector
+from prune_memory.secrets.vendor import VendorDetector
+
+DETECTORS: tuple[SecretDetector, ...] = (PatternDetector(), VendorDetector())
+
+# Published documentation keys: they look exactly like secrets and are meant to be copied.
+KNOWN_EXAMPLES = frozenset({
+    "AKIAIOSFODNN7EXAMPLE",
+    "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+})
+
+
+def find_spans(text: str,
+               detectors: Sequence[SecretDetector] = DETECTORS) -> tuple[SecretSpan, ...]:
+    """Where the secrets in `text` are, one span per secret, in text order."""
+    candidates = [span for detector in detectors for span in detector.spans(text)
+                  if not is_known_example(text[span.start:span.end])]
+    return _merge(candidates)
+
+
+def find_secrets(text: str,
+                 detectors: Sequence[SecretDetector] = DETECTORS) -> tuple[SecretHit, ...]:
+    """Every secret in `text`, described by label, a short prefix, length and 1-based line."""
+    return hits_for(text, find_spans(text, detectors))
+
+
+def hits_for(text: str, spans: Iterable[SecretSpan]) -> tuple[SecretHit, ...]:
+    """Describe spans of `text` without keeping their values."""
+    line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+    return tuple(
+        SecretHit(label=span.label, first4=shown_prefix(text[span.start:span.end]),
+                  length=span.length, line=bisect.bisect_right(line_starts, span.start))
+        for span in spans
+    )
+
+
+def without_allowed(hits: Iterable[SecretHit], allowed: Iterable[str]) -> tuple[SecretHit, ...]:
+    """Drop hits whose label the entry explicitly allows (`allow_secret:` in its frontmatter)."""
+    allow = frozenset(allowed)
+    return tuple(hit for hit in hits if hit.label not in allow)
+
+
+def is_known_example(value: str) -> bool:
+    """Documentation keys, which vendors publish with an EXAMPLE marker in the value."""
+    return value in KNOWN_EXAMPLES or "EXAMPLE" in value
+
+
+def _merge(candidates: list[SecretSpan]) -> tuple[SecretSpan, ...]:
+    """Keep the surest, then longest, of any overlapping spans (ties: the first detector)."""
+    ranked = sorted(candidates, key=lambda s: (-s.confidence, -s.length))
+    kept: list[SecretSpan] = []
+    for span in ranked:
+        if not any(span.overlaps(other) for other in kept):
+            kept.append(span)
+    return tuple(sorted(kept, key=lambda s: s.start))
