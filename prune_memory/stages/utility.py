@@ -1,0 +1,72 @@
+"""The procedure's utility test, made mechanical: would anything go wrong without this entry?
+
+Two shapes fail it with evidence a reader can check: notes about work that is finished and
+holds no reusable lesson, and bare pointers to documentation anyone can search for.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+from prune_memory.model import Entry, EntryKind, Finding, FindingCode
+
+_DONE = re.compile(
+    r"\b(?:is|was|has been|got) (?:now )?(?:resolved|fixed|merged|closed|shipped|completed)\b|"
+    r"\bpost-?mortem\b|\bno follow-?up(?: actions?)? (?:left|remaining|needed)\b|"
+    r"\bmerged in #\d+|\bfix went out\b", re.IGNORECASE)
+_CONDITIONS = frozenset({"until", "once", "when", "if", "unless", "before", "after"})
+_LESSON = re.compile(
+    r"\b(?:lesson|workaround|to avoid|watch out|gotcha|when you see|if you see|next time|"
+    r"always|never|do not|don't|remember to|pattern)\b", re.IGNORECASE)
+_URL = re.compile(r"https?://[^\s)>\]]+")
+_ANCHOR = re.compile(r"`[^`]+`|\b(?:we|our|us|this project|the project|ask in)\b|\[\[",
+                     re.IGNORECASE)
+PUBLIC_DOC_HOSTS = frozenset({
+    "docs.python.org", "developer.mozilla.org", "docs.github.com", "react.dev", "reactjs.org",
+    "nodejs.org", "docs.npmjs.com", "www.typescriptlang.org", "typescriptlang.org",
+    "docs.djangoproject.com", "flask.palletsprojects.com", "docs.rs", "doc.rust-lang.org",
+    "go.dev", "pkg.go.dev", "en.wikipedia.org", "stackoverflow.com", "docs.docker.com",
+    "kubernetes.io", "www.postgresql.org", "redis.io", "git-scm.com", "peps.python.org",
+    "vitest.dev", "jestjs.io", "pytest.org", "docs.pytest.org", "fastapi.tiangolo.com",
+})
+
+
+def check_utility(entry: Entry) -> tuple[Finding, ...]:
+    """`low-utility` findings for completed work or a public-docs pointer, with evidence."""
+    if entry.memory_type == "superseded":
+        return ()
+    return tuple(f for f in (_completed_work(entry), _public_reference(entry)) if f)
+
+
+def _completed_work(entry: Entry) -> Finding | None:
+    done = next((m for m in _DONE.finditer(entry.body) if not _conditional(entry.body, m)), None)
+    if done is None or _LESSON.search(entry.body):
+        return None
+    return Finding(
+        FindingCode.LOW_UTILITY,
+        f"describes finished work ({done.group(0)!r}) and holds no reusable lesson",
+        evidence={"kind": "completed-work", "says": done.group(0)},
+    )
+
+
+def _conditional(text: str, match: re.Match[str]) -> bool:
+    """'until it is fixed' speaks of work still open."""
+    before = text[max(0, match.start() - 24):match.start()].lower().split()
+    return bool(set(before[-2:]) & _CONDITIONS)
+
+
+def _public_reference(entry: Entry) -> Finding | None:
+    if entry.memory_type not in ("reference", None) or entry.kind is EntryKind.INDEX_LINE:
+        return None
+    hosts = sorted({urlsplit(u).hostname or "" for u in _URL.findall(entry.body)})
+    if not hosts or any(h not in PUBLIC_DOC_HOSTS for h in hosts):
+        return None
+    if _ANCHOR.search(entry.body):
+        return None
+    return Finding(
+        FindingCode.LOW_UTILITY,
+        f"points only at public documentation ({', '.join(hosts)}) with no project-specific "
+        "context: a search away",
+        evidence={"kind": "public-reference", "hosts": hosts},
+    )

@@ -1,0 +1,38 @@
+from __future__ import annotations
+
+import datetime as dt
+
+from prune_memory.model import Entry, EntryKind, FindingCode
+from prune_memory.stages.inoculation import draft_inoculation, find_abandoned_strategy
+
+NOW = dt.datetime(2026, 11, 29, tzinfo=dt.UTC)
+BODY = ("In April 2026 results were cached in Redis to make sign-in faster. "
+        "The cache was abandoned in May: revoked grants kept working. "
+        "Sign-in is still slow, which makes a cache tempting again.")
+
+
+def entry(body: str, memory_type: str = "project") -> Entry:
+    return Entry(file="x.md", kind=EntryKind.TOPIC, name="x", description="", frontmatter={},
+                 memory_type=memory_type, body=body, sha256="0", size=len(body), mtime=NOW)
+
+
+def test_abandoned_strategy_with_a_persisting_trigger() -> None:
+    finding = find_abandoned_strategy(entry(BODY))
+    assert finding is not None and finding.code is FindingCode.SUPERSEDED_CANDIDATE
+    assert finding.evidence == {"abandoned": "abandoned", "trigger": "still"}
+
+
+def test_trigger_gone_means_no_inoculation() -> None:
+    assert find_abandoned_strategy(entry("We tried a cache; it was abandoned.")) is None
+
+
+def test_superseded_records_do_not_reinoculate() -> None:
+    assert find_abandoned_strategy(entry(BODY, "superseded")) is None
+
+
+def test_draft_fields_come_from_the_memory() -> None:
+    draft = draft_inoculation(entry(BODY), NOW)
+    assert draft.pattern.startswith("In April 2026 results were cached")
+    assert draft.period == "April 2026 to May 2026"
+    assert draft.abandonment_reason == "revoked grants kept working."
+    assert "still slow" in draft.do_not_rederive
