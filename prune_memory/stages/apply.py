@@ -1,0 +1,130 @@
+"""The deaccession engine: withdraw, inoculate, update, protect, unprotect, restore, recover.
+
+Every write operation takes the directory's lock, first finishes any step a crash left in
+the journal, checks the protected list, then compares the file's hash with the one the
+caller expected. Withdraw, inoculate and update also require a verified `Snapshot`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+
+from prune_memory.errors import BadInputError, PruneMemoryError, RefusedError
+from prune_memory.stages.apply_build import (
+    Inoculation,
+    read_current,
+    superseded_json,
+    superseded_record,
+    withdraw_step,
+)
+from prune_memory.stages.apply_protect import protect, unprotect, writable
+from prune_memory.stages.apply_restore import restore
+from prune_memory.stages.apply_result import (
+    Applied,
+    ApplyResult,
+    Skipped,
+    WithdrawRequest,
+    applied_from,
+    result,
+)
+from prune_memory.stages.apply_session import recover, writing
+from prune_memory.stages.snapshot import Snapshot, require_snapshot
+from prune_memory.store.journal import pack
+from prune_memory.store.pruninglog import read_log
+from prune_memory.store.recovery import execute
+from prune_memory.store.stepkit import sha256
+from prune_memory.store.tombstone import iso_utc
+from prune_memory.store.topicedit import with_new_body
+
+__all__ = ["Applied", "ApplyResult", "Inoculation", "Skipped", "WithdrawRequest", "inoculate",
+           "protect", "recover", "restore", "unprotect", "update_entry", "withdraw",
+           "withdraw_many", "writing"]
+
+
+def withdraw(root: Path, request: WithdrawRequest, *, snapshot: Snapshot,
+             now: datetime) -> ApplyResult:
+    """Withdraw one entry into a tombstone; RefusedError when it is protected or changed."""
+    outcome = withdraw_many(root, [request], snapshot=snapshot, now=now)
+    _raise_skipped(outcome)
+    return outcome
+
+
+def withdraw_many(root: Path, requests: Sequence[WithdrawRequest], *, snapshot: Snapshot,
+                  now: datetime) -> ApplyResult:
+    """Withdraw each entry as its own journalled step; refused ones are skipped, not fatal."""
+    require_snapshot(snapshot, root)
+    applied: list[Applied] = []
+    skipped: list[Skipped] = []
+    with writing(root) as notes:
+        for request in requests:
+            try:
+                applied.append(_withdraw_one(root, request, snapshot, now))
+            except PruneMemoryError as err:
+                skipped.append(Skipped(request.file, str(err), int(err.exit_code)))
+    return result(root, read_log(root), applied, skipped, notes)
+
+
+def inoculate(root: Path, file: str, inoculation: Inoculation, *, snapshot: Snapshot,
+              now: datetime, withdraw: WithdrawRequest | None = None,
+              expected_sha256: str | None = None) -> ApplyResult:
+    """Write a SUPERSEDED counter-memory for `file`; with `withdraw`, also tombstone the file."""
+    require_snapshot(snapshot, root)
+    with writing(root) as notes:
+        if withdraw is not None:
+            done = _withdraw_one(root, withdraw, snapshot, now, inoculation)
+        else:
+            done = _inoculate_only(root, file, inoculation, now, expected_sha256)
+    return result(root, read_log(root), [done], [], notes)
+
+
+def update_entry(root: Path, file: str, body: str, *, reason: str, snapshot: Snapshot,
+                 now: datetime, expected_sha256: str | None = None,
+                 rule: str = "4-stale-known-correction") -> ApplyResult:
+    """Replace an entry's body (frontmatter kept, `modified:` stamped) and log the change."""
+    require_snapshot(snapshot, root)
+    with writing(root) as notes:
+        name = writable(root, file)
+        current = read_current(root, name, expected_sha256)
+        data = with_new_body(current.raw, body, iso_utc(now))
+        after = sha256(data)
+        row = [now.date().isoformat(), "updated", f"`{name}`", "N/A",
+               f"{rule}: {reason} (sha256 {current.sha256[:12]}… → {after[:12]}…)"]
+        step = {"op": "update", "file": name, "before_sha256": current.sha256,
+                "data": pack(data), "after_sha256": after, "row": row}
+        done = applied_from(execute(root, step))
+    return result(root, read_log(root), [done], [], notes)
+
+
+def _withdraw_one(root: Path, request: WithdrawRequest, snapshot: Snapshot, now: datetime,
+                  inoculation: Inoculation | None = None) -> Applied:
+    name = writable(root, request.file)
+    current = read_current(root, name, request.expected_sha256)
+    step = withdraw_step(root, current, read_log(root), reason=request.reason,
+                         rule=request.rule, memory_class=request.memory_class,
+                         manifest=snapshot.manifest, now=now, ino=inoculation)
+    outcome = execute(root, step)
+    if outcome.status != "done":
+        raise RefusedError(outcome.message)
+    sup = step["superseded"]
+    return applied_from(outcome, register_id=step["register_id"], tombstone=step["tombstone"],
+                        superseded=sup["file"] if sup else None)
+
+
+def _inoculate_only(root: Path, file: str, ino: Inoculation, now: datetime,
+                    expected_sha256: str | None) -> Applied:
+    name = writable(root, file)
+    read_current(root, name, expected_sha256)
+    record = superseded_record(root, name, ino, now, supersedes=name)
+    row = [now.date().isoformat(), "inoculated", f"`{name}`", "N/A",
+           f"counter-memory {record.file}: {' '.join(ino.abandonment_reason.split())}"]
+    step = {"op": "inoculate", "file": name, "superseded": superseded_json(record), "row": row}
+    return applied_from(execute(root, step), superseded=record.file)
+
+
+def _raise_skipped(outcome: ApplyResult) -> None:
+    if outcome.skipped:
+        first = outcome.skipped[0]
+        error = BadInputError if first.code == BadInputError.exit_code else RefusedError
+        raise error(first.reason)

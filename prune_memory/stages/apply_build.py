@@ -1,0 +1,136 @@
+"""Build the journal record of each step from what is on disk now. Nothing is written here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from prune_memory.errors import BadInputError, FileLoadError, RefusedError
+from prune_memory.model import INDEX_FILE, OWN_FILES, TOMBSTONE_DIR
+from prune_memory.secrets.mask import mask_text
+from prune_memory.store import indexedit
+from prune_memory.store.frontmatter_parse import memory_type, parse_memory_text
+from prune_memory.store.journal import pack
+from prune_memory.store.pruninglog import PruningLog, RegisterRow, next_register_id
+from prune_memory.store.stepkit import list_names, read_or_none, sha256
+from prune_memory.store.superseded import Superseded, free_slug, render_superseded, slugify
+from prune_memory.store.tombstone import TombstoneHeader, render_tombstone, tombstone_name
+
+NOT_APPLICABLE = "N/A"
+
+
+@dataclass(frozen=True)
+class Inoculation:
+    """The SUPERSEDED fields a counter-memory needs (DESIGN §5)."""
+
+    pattern: str
+    evidence: str
+    abandonment_reason: str
+    do_not_rederive: str
+    period: str | None = None
+    slug: str | None = None
+
+
+@dataclass(frozen=True)
+class Current:
+    """A topic file as it is now: bytes, hash and what its frontmatter says."""
+
+    file: str
+    raw: bytes
+    sha256: str
+    description: str
+    memory_type: str | None
+
+
+def check_name(file: str) -> str:
+    """A top-level topic file name; the index and the tool's own files are not entries."""
+    name = file.removeprefix("./")
+    if "/" in name or "\\" in name or name in ("", ".", ".."):
+        raise BadInputError(f"{file}: give a file directly inside the memory directory")
+    if name == INDEX_FILE or name in OWN_FILES:
+        raise BadInputError(f"{name} is not a memory entry")
+    return name
+
+
+def read_current(root: Path, file: str, expected_sha: str | None) -> Current:
+    """The entry's bytes now; RefusedError when they differ from what the plan saw."""
+    path = root / file
+    if path.is_symlink():
+        raise RefusedError(f"{file} is a symlink; not touched")
+    raw = read_or_none(path)
+    if raw is None:
+        raise BadInputError(f"{file}: no such entry in {root}")
+    digest = sha256(raw)
+    if expected_sha is not None and digest != expected_sha:
+        raise RefusedError(f"{file} changed since the plan (sha256 {expected_sha[:12]}… is now "
+                           f"{digest[:12]}…); skipped")
+    try:
+        meta = parse_memory_text(file, raw.decode("utf-8").removeprefix("\ufeff")).meta
+    except (UnicodeDecodeError, FileLoadError):
+        meta = {}
+    return Current(file=file, raw=raw, sha256=digest, description=str(meta.get("description")
+                   or ""), memory_type=memory_type(meta))
+
+
+def summary(current: Current) -> str:
+    """`file.md` — its description, short, secrets masked."""
+    text = " ".join(current.description.split())
+    short = text if len(text) <= 90 else text[:89].rstrip() + "…"
+    return mask_text(f"`{current.file}` — {short}" if short else f"`{current.file}`")
+
+
+def entry_type(current: Current, memory_class: str | None) -> str:
+    if memory_class:
+        return memory_class
+    return current.memory_type.capitalize() if current.memory_type else "Unclassified"
+
+
+def superseded_record(root: Path, base: str, ino: Inoculation, now: datetime,
+                      supersedes: str) -> Superseded:
+    """The counter-memory for `base` with a slug no existing file uses."""
+    for field, value in (("pattern", ino.pattern), ("evidence", ino.evidence),
+                         ("reason", ino.abandonment_reason),
+                         ("do-not-rederive", ino.do_not_rederive)):
+        if not value.strip():
+            raise BadInputError(f"inoculate needs a non-empty --{field}")
+    taken = list_names(root)
+    slug = free_slug(slugify(ino.slug or Path(base).stem), taken)
+    day = now.date().isoformat()
+    return Superseded(slug=slug, date=day, pattern=ino.pattern,
+                      period=ino.period or f"unknown to {day}", evidence=ino.evidence,
+                      abandonment_reason=ino.abandonment_reason,
+                      do_not_rederive=ino.do_not_rederive, supersedes=supersedes)
+
+
+def superseded_json(record: Superseded) -> dict[str, str]:
+    data = render_superseded(record)
+    return {"file": record.file, "data": pack(data), "sha256": sha256(data),
+            "index_line": record.index_line()}
+
+
+def withdraw_step(root: Path, current: Current, log: PruningLog, *, reason: str, rule: str,
+                  memory_class: str | None, manifest: Path, now: datetime,
+                  ino: Inoculation | None = None) -> dict[str, Any]:
+    """The journal record of one withdrawal (with its inoculation, if any)."""
+    day = now.date().isoformat()
+    register_id = next_register_id(log, day)
+    taken = {f"{TOMBSTONE_DIR}/{n}" for n in list_names(root / TOMBSTONE_DIR)}
+    tomb = tombstone_name(current.file, taken, register_id)
+    sup = superseded_record(root, current.file, ino, now, tomb) if ino else None
+    _, records = indexedit.remove_entry(read_or_none(root / INDEX_FILE) or b"", current.file)
+    header = TombstoneHeader(
+        original_file=current.file, deaccessioned_at=now, reason=mask_text(reason), rule=rule,
+        register_id=register_id, original_sha256=current.sha256,
+        superseded_by=sup.file if sup else None, index_lines=records)
+    tomb_data = render_tombstone(header, current.raw)
+    row = RegisterRow(register_id, summary(current), entry_type(current, memory_class),
+                      mask_text(f"{rule}: {reason}"), tomb, sup.file if sup else NOT_APPLICABLE)
+    return {
+        "op": "withdraw", "file": current.file, "original_sha256": current.sha256,
+        "register_id": register_id, "tombstone": tomb, "tombstone_data": pack(tomb_data),
+        "tombstone_sha256": sha256(tomb_data), "index_lines": [r.to_json() for r in records],
+        "superseded": superseded_json(sup) if sup else None, "row": list(row.cells()),
+        "manifest": str(manifest), "date": day,
+    }

@@ -1,0 +1,101 @@
+"""Restore a withdrawn entry byte for byte, from its tombstone or, failing that, the snapshot."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from prune_memory.errors import BadInputError, RefusedError
+from prune_memory.model import INDEX_FILE, Finding, FindingCode
+from prune_memory.stages.apply_result import ApplyResult, applied_from, result
+from prune_memory.stages.apply_session import writing
+from prune_memory.store import indexedit
+from prune_memory.store.journal import pack
+from prune_memory.store.pruninglog import RegisterRow, read_log
+from prune_memory.store.recovery import execute
+from prune_memory.store.snapshot import read_snapshot_file
+from prune_memory.store.stepkit import sha256, sha_or_none
+from prune_memory.store.tombstone import IndexLineRecord, index_records, read_tombstone
+
+
+@dataclass(frozen=True)
+class Source:
+    file: str
+    data: bytes
+    records: tuple[IndexLineRecord, ...]
+    superseded: str | None
+    where: str
+    finding: Finding | None = None
+
+
+def restore(root: Path, register_id: str, *, now: datetime, reason: str = "") -> ApplyResult:
+    """Put a withdrawn entry back (file, index line) and append a restoration row."""
+    with writing(root) as notes:
+        log = read_log(root)
+        row = log.row(register_id)
+        if row is None:
+            raise BadInputError(f"no register row {register_id} in the pruning log")
+        if (done := log.restoration(register_id)) is not None:
+            raise BadInputError(f"{register_id} was already restored on {done.date}")
+        source = _from_tombstone(root, row) or _from_snapshot(root, row)
+        current = sha_or_none(root / source.file)
+        if current is not None and current != sha256(source.data):
+            raise RefusedError(f"{source.file} exists again with other content; move it away "
+                               "before restoring")
+        message = _message(source)
+        cells = [now.date().isoformat(), "restored", f"`{source.file}`", register_id,
+                 " ".join(f"{reason.strip() or 'restored on request'}; from {source.where}"
+                          .split())]
+        step = {"op": "restore", "register_id": register_id, "file": source.file,
+                "original_sha256": sha256(source.data), "data": pack(source.data),
+                "index_lines": [r.to_json() for r in source.records],
+                "hints": [h.to_json() for h in index_records(root, skip=row.tombstone)],
+                "row": cells, "message": message}
+        outcome = execute(root, step)
+    findings = (source.finding,) if source.finding else ()
+    return result(root, read_log(root), [applied_from(outcome, register_id=register_id,
+                                                      tombstone=row.tombstone,
+                                                      superseded=source.superseded)],
+                  [], notes, findings)
+
+
+def _message(source: Source) -> str:
+    text = f"restored {source.file} from {source.where}"
+    if source.superseded:
+        text += (f"; the SUPERSEDED file {source.superseded} was left in place and still "
+                 "blocks re-derivation — withdraw it separately if it no longer applies")
+    return text
+
+
+def _from_tombstone(root: Path, row: RegisterRow) -> Source | None:
+    stone = read_tombstone(root, row.tombstone)
+    if stone is None or sha256(stone.original) != stone.header.original_sha256:
+        return None
+    head = stone.header
+    return Source(file=head.original_file, data=stone.original, records=head.index_lines,
+                  superseded=head.superseded_by, where=row.tombstone)
+
+
+def _from_snapshot(root: Path, row: RegisterRow) -> Source:
+    """The tombstone is gone or damaged: take the body from the audit's snapshot."""
+    file = row.file
+    manifest = row.manifest
+    if file is None or manifest is None:
+        raise RefusedError(f"tombstone {row.tombstone} is missing and the register row does "
+                           "not name a file and snapshot to fall back on")
+    snap = Path(manifest).parent
+    data = read_snapshot_file(snap, file)
+    if data is None:
+        raise RefusedError(f"tombstone {row.tombstone} is missing and {file} is not in the "
+                           f"snapshot {manifest} (or no longer matches its manifest)")
+    _, records = indexedit.remove_entry(read_snapshot_file(snap, INDEX_FILE) or b"", file)
+    sup = row.superseded_by if row.superseded_by not in ("", "N/A") else None
+    finding = Finding(
+        code=FindingCode.MALFORMED,
+        message=f"tombstone {row.tombstone} of {row.register_id} is missing or damaged; "
+                f"{file} was restored from the snapshot instead",
+        evidence={"register_id": row.register_id, "tombstone": row.tombstone,
+                  "snapshot_manifest": manifest})
+    return Source(file=file, data=data, records=records, superseded=sup,
+                  where=f"snapshot {manifest}", finding=finding)

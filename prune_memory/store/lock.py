@@ -1,0 +1,100 @@
+"""One writer per memory directory: a pid file under the state directory, held with flock.
+
+The kernel drops the flock when its holder dies, so a lock left by a killed process is
+recognised as stale even if its pid has been reused; the pid in the file is for messages.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from prune_memory.errors import RefusedError
+from prune_memory.state import dir_key, state_subdir
+
+LOCK_NAME = "lock.pid"
+
+
+@dataclass(frozen=True)
+class Lock:
+    """A held lock. `stale_pid` names the dead holder whose lock was taken over, if any."""
+
+    path: Path
+    fd: int
+    stale_pid: int | None
+
+    @property
+    def message(self) -> str | None:
+        if self.stale_pid is None:
+            return None
+        return f"took over a stale lock left by pid {self.stale_pid} (no longer running)"
+
+
+def lock_path(root: Path) -> Path:
+    return state_subdir("journal", dir_key(root)) / LOCK_NAME
+
+
+def acquire(root: Path) -> Lock:
+    """Take the write lock of `root`, or raise RefusedError when a live process holds it."""
+    path = lock_path(root)
+    for _ in range(5):  # retry if a releasing holder unlinked the file under us
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _read_pid(fd)
+            os.close(fd)
+            who = f"pid {holder}" if holder else "another process"
+            raise RefusedError(f"memory directory is locked by {who} ({path}); "
+                               "wait for it to finish") from None
+        if _same_file(fd, path):
+            previous = _read_pid(fd)
+            _write_pid(fd)
+            stale = previous if previous not in (None, os.getpid()) else None
+            return Lock(path=path, fd=fd, stale_pid=stale)
+        os.close(fd)
+    raise RefusedError(f"could not take the lock {path}; try again")
+
+
+def release(lock: Lock) -> None:
+    """Empty the pid file, remove it and drop the flock."""
+    with contextlib.suppress(OSError):
+        os.ftruncate(lock.fd, 0)
+        lock.path.unlink()
+    os.close(lock.fd)
+
+
+@contextlib.contextmanager
+def holding(root: Path) -> Iterator[Lock]:
+    """`with holding(root) as lock:` — the lock for the duration of the block."""
+    lock = acquire(root)
+    try:
+        yield lock
+    finally:
+        release(lock)
+
+
+def _read_pid(fd: int) -> int | None:
+    os.lseek(fd, 0, os.SEEK_SET)
+    text = os.read(fd, 64).decode("ascii", "replace").strip()
+    return int(text) if text.isdigit() else None
+
+
+def _write_pid(fd: int) -> None:
+    os.ftruncate(fd, 0)
+    os.lseek(fd, 0, os.SEEK_SET)
+    os.write(fd, f"{os.getpid()}\n".encode())
+    os.fsync(fd)
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    try:
+        on_disk = os.stat(path)
+    except FileNotFoundError:
+        return False
+    here = os.fstat(fd)
+    return (here.st_dev, here.st_ino) == (on_disk.st_dev, on_disk.st_ino)

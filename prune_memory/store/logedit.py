@@ -1,0 +1,178 @@
+"""Edit the text of `pruning-log.md`: add rows and protected lines, never rewrite old rows.
+
+Every function takes the current text and returns the new text; the caller writes it with
+`atomic_write`. Hand edits elsewhere in the file are kept as they are.
+"""
+
+from __future__ import annotations
+
+import re
+
+from prune_memory.resources import read_template
+from prune_memory.store.logtable import render_header, render_row
+from prune_memory.store.pruninglog import (
+    AUDIT_HEADING,
+    CHANGE_COLUMNS,
+    CHANGES_HEADING,
+    PROTECTED_HEADING,
+    REGISTER_COLUMNS,
+    REGISTER_HEADING,
+    ChangeRow,
+    RegisterRow,
+    parse_protected_line,
+)
+
+_HEADING = re.compile(r"^(#{1,3})\s")
+_FIELD = re.compile(r"^\s*[-*+]\s+(?P<key>[^:]+?):")
+AUDIT_FIELDS = ("Entries audited", "Entries withdrawn", "Entries updated", "Snapshot manifest",
+                "Staleness found", "Fidelity failures", "Protected")
+
+
+def new_log_text() -> str:
+    return read_template("pruning-log.md")
+
+
+def add_register_row(text: str, row: RegisterRow, *, manifest: str, date: str) -> str:
+    """Append `row` to the register of the audit that used `manifest`, opening it if needed."""
+    lines, eol = _split(text)
+    lines, start = _open_audit(lines, manifest, date)
+    end = _section_end(lines, start)
+    heading = next((n for n in range(start, end) if lines[n].strip() == REGISTER_HEADING), None)
+    if heading is None:
+        lines[end:end] = ["", REGISTER_HEADING, *render_header(REGISTER_COLUMNS)]
+        heading, end = end + 1, end + 3
+    _insert_row(lines, heading + 1, end, render_row(row.cells()), REGISTER_COLUMNS)
+    return _join(lines, eol)
+
+
+def set_audit_fields(text: str, *, manifest: str, date: str,
+                     fields: list[tuple[str, str]]) -> str:
+    """Give the audit of `manifest` these summary bullets (in order); register rows untouched."""
+    lines, eol = _split(text)
+    lines, start = _open_audit(lines, manifest, date)
+    end = _section_end(lines, start)
+    register = next((n for n in range(start, end) if lines[n].strip() == REGISTER_HEADING), end)
+    keys = {key for key, _ in fields}
+    kept = [ln for ln in lines[start + 1:register]
+            if not ((m := _FIELD.match(ln)) and m.group("key").strip() in keys)]
+    bullets = [f"- {key}: {' '.join(value.split())}" for key, value in fields]
+    body = bullets + [ln for ln in kept if ln.strip()]
+    tail = [""] if register < end or end < len(lines) else []
+    lines[start + 1:register] = body + tail
+    return _join(lines, eol)
+
+
+def add_protected(text: str, file: str, reason: str, date: str) -> str:
+    """Add `file` to the `## Protected` list."""
+    lines, eol = _split(text)
+    start = _ensure_section(lines, PROTECTED_HEADING, before=CHANGES_HEADING)
+    end = _section_end(lines, start)
+    last = max((n for n in range(start + 1, end) if parse_protected_line(lines[n])),
+               default=start)
+    reason_text = " ".join(reason.split()) or "no reason given"
+    lines.insert(last + 1, f"- `{file}` — {reason_text} (protected {date})")
+    return _join(lines, eol)
+
+
+def remove_protected(text: str, file: str) -> str:
+    """Drop every `## Protected` line naming `file`."""
+    lines, eol = _split(text)
+    start = _find(lines, PROTECTED_HEADING)
+    if start is None:
+        return text
+    end = _section_end(lines, start)
+    keep = [n for n in range(start + 1, end)
+            if (item := parse_protected_line(lines[n])) is None or item[0] != file]
+    lines[start + 1:end] = [lines[n] for n in keep]
+    return _join(lines, eol)
+
+
+def add_change_row(text: str, row: ChangeRow) -> str:
+    """Append a protection change, restoration, inoculation or update to `## Changes`."""
+    lines, eol = _split(text)
+    start = _ensure_section(lines, CHANGES_HEADING, before=None)
+    end = _section_end(lines, start)
+    _insert_row(lines, start + 1, end, render_row(row.cells()), CHANGE_COLUMNS)
+    return _join(lines, eol)
+
+
+def contains_row(text: str, cells: tuple[str, ...]) -> bool:
+    """True when this exact row is already in the log (used to keep steps idempotent)."""
+    rendered = render_row(cells)
+    return any(line.strip() == rendered for line in text.splitlines())
+
+
+def _insert_row(lines: list[str], first: int, end: int, row: str,
+                columns: tuple[str, ...]) -> None:
+    table = [n for n in range(first, end) if lines[n].lstrip().startswith("|")]
+    if not table:
+        lines[first:first] = [*render_header(columns), row]
+        return
+    last = table[0]
+    while last + 1 < end and lines[last + 1].lstrip().startswith("|"):
+        last += 1
+    lines.insert(last + 1, row)
+
+
+def _ensure_section(lines: list[str], heading: str, before: str | None) -> int:
+    found = _find(lines, heading)
+    if found is not None:
+        return found
+    anchor = _find(lines, before) if before else None
+    if anchor is None:
+        anchor = next((n for n, ln in enumerate(lines) if AUDIT_HEADING.match(ln.strip())),
+                      len(lines))
+    if heading == CHANGES_HEADING:
+        block = [heading, *render_header(CHANGE_COLUMNS), ""]
+    else:
+        block = [heading, ""]
+    if anchor > 0 and lines[anchor - 1].strip():
+        block.insert(0, "")
+    lines[anchor:anchor] = block
+    return anchor + (1 if block[0] == "" else 0)
+
+
+def _open_audit(lines: list[str], manifest: str, date: str) -> tuple[list[str], int]:
+    """The audit section of `manifest`, appended (with an empty register) if there is none."""
+    start = _audit_start(lines, manifest)
+    if start is not None:
+        return lines, start
+    opened = [*_trim_end(lines), "", f"### {date} Audit", f"- Snapshot manifest: {manifest}",
+              "", REGISTER_HEADING, *render_header(REGISTER_COLUMNS)]
+    return opened, len(_trim_end(lines)) + 1
+
+
+def _audit_start(lines: list[str], manifest: str) -> int | None:
+    for n, line in enumerate(lines):
+        if AUDIT_HEADING.match(line.strip()):
+            end = _section_end(lines, n)
+            wanted = f"Snapshot manifest: {manifest}"
+            if any(ln.strip().lstrip("-*+ ").strip() == wanted for ln in lines[n + 1:end]):
+                return n
+    return None
+
+
+def _section_end(lines: list[str], start: int) -> int:
+    return next((n for n in range(start + 1, len(lines)) if _HEADING.match(lines[n])),
+                len(lines))
+
+
+def _find(lines: list[str], heading: str) -> int | None:
+    return next((n for n, ln in enumerate(lines) if ln.strip() == heading), None)
+
+
+def _split(text: str) -> tuple[list[str], str]:
+    if not text.strip():
+        text = new_log_text()
+    eol = "\r\n" if "\r\n" in text else "\n"
+    return text.removeprefix("\ufeff").splitlines(), eol
+
+
+def _trim_end(lines: list[str]) -> list[str]:
+    while lines and not lines[-1].strip():
+        lines = lines[:-1]
+    return lines
+
+
+def _join(lines: list[str], eol: str) -> str:
+    return eol.join(lines) + eol

@@ -1,0 +1,68 @@
+"""Run journalled steps, and finish or undo the ones a crash interrupted."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from prune_memory.errors import RefusedError
+from prune_memory.model import TOMBSTONE_DIR
+from prune_memory.store import atomic, journal
+from prune_memory.store.step_simple import run_inoculate, run_restore, run_update
+from prune_memory.store.step_withdraw import run_withdraw
+from prune_memory.store.stepkit import StepOutcome
+
+Runner = Callable[[Path, dict[str, Any]], StepOutcome]
+RUNNERS: dict[str, Runner] = {
+    "withdraw": run_withdraw,
+    "restore": run_restore,
+    "update": run_update,
+    "inoculate": run_inoculate,
+}
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """What `recover` found and did."""
+
+    steps: tuple[StepOutcome, ...]
+    temps_removed: tuple[str, ...]
+
+    @property
+    def clean(self) -> bool:
+        return not self.steps and not self.temps_removed
+
+
+def execute(root: Path, step: dict[str, Any]) -> StepOutcome:
+    """Journal `step`, run it, and drop the record once every file is in place."""
+    runner = _runner(step)
+    record = journal.begin(root, step)
+    outcome = runner(root, step)
+    journal.finish(record)
+    return outcome
+
+
+def recover_pending(root: Path) -> Recovery:
+    """Finish or roll back every interrupted step, then remove leftover temp files.
+
+    The caller holds the lock. A step that cannot be settled raises RefusedError and keeps
+    its journal record, so nothing is guessed.
+    """
+    outcomes: list[StepOutcome] = []
+    for pending in journal.pending(root):
+        outcome = _runner(pending.step)(root, pending.step)
+        journal.finish(pending.path)
+        outcomes.append(outcome)
+    removed = [*atomic.clean_temps(root), *atomic.clean_temps(root / TOMBSTONE_DIR),
+               *journal.clean_temps(root)]
+    return Recovery(steps=tuple(outcomes), temps_removed=tuple(str(p) for p in removed))
+
+
+def _runner(step: dict[str, Any]) -> Runner:
+    runner = RUNNERS.get(str(step.get("op")))
+    if runner is None:
+        raise RefusedError(f"journal step of unknown kind {step.get('op')!r}; inspect the "
+                           "journal before running a write command again")
+    return runner

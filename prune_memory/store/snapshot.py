@@ -1,0 +1,116 @@
+"""Copy a memory directory byte for byte and write a `sha256sum`-compatible manifest.
+
+Symlinks are copied as symlinks and never followed, so a link pointing out of the memory
+directory cannot pull outside files into the copy; the manifest lists regular files only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from prune_memory.store import atomic
+
+MANIFEST = "MANIFEST.sha256"
+
+
+@dataclass(frozen=True)
+class CopiedTree:
+    files: dict[str, str]  # posix path relative to the root → sha256 of the bytes read
+    links: tuple[str, ...]  # symlinks recreated as links, not followed
+    skipped: tuple[str, ...]  # sockets, fifos, devices, our own temp files
+
+
+def copy_tree(source: Path, target: Path) -> CopiedTree:
+    """Copy `source` into the empty directory `target`; hash every regular file as it is read."""
+    files: dict[str, str] = {}
+    links: list[str] = []
+    skipped: list[str] = []
+    for folder, dirs, names in os.walk(source, followlinks=False):
+        rel_dir = Path(folder).relative_to(source)
+        for name in sorted(dirs):
+            src = Path(folder) / name
+            if src.is_symlink():
+                links.append(_copy_link(src, target / rel_dir / name, rel_dir / name))
+            else:
+                (target / rel_dir / name).mkdir(mode=0o700)
+        dirs[:] = sorted(d for d in dirs if not (Path(folder) / d).is_symlink())
+        for name in sorted(names):
+            src, rel = Path(folder) / name, (rel_dir / name).as_posix()
+            info = os.lstat(src)
+            if stat.S_ISLNK(info.st_mode):
+                links.append(_copy_link(src, target / rel, Path(rel)))
+            elif stat.S_ISREG(info.st_mode) and not atomic.is_temp_name(name):
+                files[rel] = _copy_file(src, target / rel, info)
+            else:
+                skipped.append(rel)
+    return CopiedTree(files=files, links=tuple(links), skipped=tuple(skipped))
+
+
+def _copy_file(src: Path, dst: Path, info: os.stat_result) -> str:
+    fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW)
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read()
+    atomic.atomic_write(dst, data)
+    os.chmod(dst, stat.S_IMODE(info.st_mode))
+    os.utime(dst, ns=(info.st_atime_ns, info.st_mtime_ns))
+    return hashlib.sha256(data).hexdigest()
+
+
+def _copy_link(src: Path, dst: Path, rel: Path) -> str:
+    os.symlink(os.readlink(src), dst)
+    return rel.as_posix()
+
+
+def manifest_line(rel: str, digest: str) -> str:
+    """One `sha256sum` line; names with a backslash or newline use its escaped form."""
+    if any(ch in rel for ch in "\\\n\r"):
+        escaped = rel.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r")
+        return f"\\{digest}  {escaped}\n"
+    return f"{digest}  {rel}\n"
+
+
+def write_manifest(target: Path, files: dict[str, str]) -> Path:
+    path = target / MANIFEST
+    text = "".join(manifest_line(rel, files[rel]) for rel in sorted(files))
+    atomic.atomic_write(path, text.encode("utf-8", errors="surrogateescape"))
+    return path
+
+
+def read_manifest(path: Path) -> dict[str, str]:
+    """Path → digest from a manifest in `sha256sum` format."""
+    found: dict[str, str] = {}
+    for line in path.read_bytes().decode("utf-8", errors="surrogateescape").splitlines():
+        escaped = line.startswith("\\")
+        digest, _, rel = line.removeprefix("\\").partition("  ")
+        if escaped:
+            rel = rel.replace("\\\\", "\0").replace("\\n", "\n").replace("\\r", "\r")
+            rel = rel.replace("\0", "\\")
+        found[rel] = digest
+    return found
+
+
+def verify_manifest(target: Path) -> list[str]:
+    """Problems found re-hashing every file the manifest of `target` names (empty: verified)."""
+    problems: list[str] = []
+    for rel, digest in read_manifest(target / MANIFEST).items():
+        path = target / rel
+        if path.is_symlink() or not path.is_file():
+            problems.append(f"{rel}: missing from the snapshot")
+        elif hashlib.sha256(path.read_bytes()).hexdigest() != digest:
+            problems.append(f"{rel}: bytes differ from the manifest")
+    return problems
+
+
+def read_snapshot_file(target: Path, rel: str) -> bytes | None:
+    """Bytes of one file of a snapshot, if it is there and matches the manifest."""
+    manifest = target / MANIFEST
+    digest = read_manifest(manifest).get(rel) if manifest.is_file() else None
+    path = target / rel
+    if digest is None or path.is_symlink() or not path.is_file():
+        return None
+    data = path.read_bytes()
+    return data if hashlib.sha256(data).hexdigest() == digest else None

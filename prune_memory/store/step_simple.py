@@ -1,0 +1,63 @@
+"""The other journalled steps: restore, update and inoculate-only. Each is idempotent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from prune_memory.store import indexedit
+from prune_memory.store.journal import unpack
+from prune_memory.store.logedit import add_change_row, contains_row
+from prune_memory.store.pruninglog import ChangeRow
+from prune_memory.store.stepkit import (
+    StepOutcome,
+    edit_index,
+    ensure_file,
+    read_log_text,
+    sha_or_none,
+    write_log_text,
+    write_verified,
+)
+from prune_memory.store.tombstone import IndexLineRecord
+
+Step = dict[str, Any]
+
+
+def run_restore(root: Path, step: Step) -> StepOutcome:
+    """Write the original back byte for byte, re-add its index lines, log the restoration."""
+    file = step["file"]
+    ensure_file(root / file, unpack(step["data"]))  # conflict: a different file is there
+    records = [IndexLineRecord.from_json(item) for item in step["index_lines"]]
+    hints = [IndexLineRecord.from_json(item) for item in step.get("hints", [])]
+    edit_index(root, lambda raw: indexedit.restore_lines(raw, records, hints))
+    _log_once(root, step["row"])
+    return StepOutcome("restore", file, "done", step.get("message", ""))
+
+
+def run_update(root: Path, step: Step) -> StepOutcome:
+    """Replace a file's bytes if it still holds what the plan saw; skip if it changed."""
+    file = step["file"]
+    current = sha_or_none(root / file)
+    if current == step["before_sha256"]:
+        write_verified(root / file, unpack(step["data"]))
+    elif current != step["after_sha256"]:
+        return StepOutcome("update", file, "rolled-back",
+                           f"{file} changed after the update began; left as it is now")
+    _log_once(root, step["row"])
+    return StepOutcome("update", file, "done", "updated")
+
+
+def run_inoculate(root: Path, step: Step) -> StepOutcome:
+    """Write the SUPERSEDED file and its index line; the original stays where it is."""
+    sup = step["superseded"]
+    ensure_file(root / sup["file"], unpack(sup["data"]))
+    edit_index(root, lambda raw: indexedit.insert_after_entry(raw, step["file"],
+                                                              sup["index_line"]))
+    _log_once(root, step["row"])
+    return StepOutcome("inoculate", step["file"], "done", f"counter-memory {sup['file']}")
+
+
+def _log_once(root: Path, cells: list[str]) -> None:
+    text = read_log_text(root)
+    if not contains_row(text, tuple(cells)):
+        write_log_text(root, add_change_row(text, ChangeRow(*cells)))

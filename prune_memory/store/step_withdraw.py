@@ -1,0 +1,102 @@
+"""The withdrawal step, in the order that keeps every body in one place at every moment:
+
+SUPERSEDED file (when inoculating) → tombstone, verified → index line(s) out → register
+row (the commit point) → original removed. Each part checks the disk first, so the same
+step run again after a crash finishes the job.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from prune_memory.store import indexedit
+from prune_memory.store.journal import unpack
+from prune_memory.store.logedit import add_change_row, add_register_row
+from prune_memory.store.pruninglog import ChangeRow, RegisterRow, parse_log
+from prune_memory.store.stepkit import (
+    StepConflict,
+    StepOutcome,
+    edit_index,
+    ensure_file,
+    read_log_text,
+    remove_if,
+    sha_or_none,
+    write_log_text,
+)
+from prune_memory.store.tombstone import IndexLineRecord
+
+Step = dict[str, Any]
+
+
+def run_withdraw(root: Path, step: Step) -> StepOutcome:
+    """Carry out (or finish) one withdrawal step described by its journal record."""
+    file = step["file"]
+    current = sha_or_none(root / file)
+    committed = _row_written(root, step)
+    if current not in (None, step["original_sha256"]):
+        return _cancel(root, step) if committed else _roll_back(root, step)
+    try:
+        sup = step.get("superseded")
+        if sup:
+            ensure_file(root / sup["file"], unpack(sup["data"]))
+        ensure_file(root / step["tombstone"], unpack(step["tombstone_data"]))
+    except StepConflict:
+        if committed:
+            raise
+        return _roll_back(root, step)
+    replacement = sup["index_line"] if sup else None
+    edit_index(root, lambda raw: indexedit.remove_entry(raw, file, replacement)[0])
+    if not committed:
+        text = add_register_row(read_log_text(root), RegisterRow(*step["row"]),
+                                manifest=step["manifest"], date=step["date"])
+        write_log_text(root, text)
+    if sha_or_none(root / file) not in (None, step["original_sha256"]):
+        return _cancel(root, step)  # changed while we worked: keep the newer text
+    remove_if(root / file, step["original_sha256"])
+    return StepOutcome("withdraw", file, "done", f"withdrawn as {step['register_id']}")
+
+
+def _row_written(root: Path, step: Step) -> bool:
+    return parse_log(read_log_text(root)).row(step["register_id"]) is not None
+
+
+def _records(step: Step) -> list[IndexLineRecord]:
+    return [IndexLineRecord.from_json(item) for item in step.get("index_lines", [])]
+
+
+def _roll_back(root: Path, step: Step) -> StepOutcome:
+    """Before the commit point: undo what the step wrote; the file keeps its new content."""
+    remove_if(root / step["tombstone"], step["tombstone_sha256"])
+    sup = step.get("superseded")
+    if sup:
+        remove_if(root / sup["file"], sup["sha256"])
+        edit_index(root, lambda raw: _drop_line(raw, sup["index_line"]))
+    edit_index(root, lambda raw: indexedit.restore_lines(raw, _records(step)))
+    return StepOutcome("withdraw", step["file"], "rolled-back",
+                       f"{step['file']} changed after the withdrawal began; the withdrawal "
+                       "was undone and the file kept as it is now")
+
+
+def _cancel(root: Path, step: Step) -> StepOutcome:
+    """After the commit point the file changed: keep it, re-index it, log the cancellation."""
+    edit_index(root, lambda raw: indexedit.restore_lines(raw, _records(step)))
+    row = ChangeRow(step["date"], "withdrawal-cancelled", f"`{step['file']}`",
+                    step["register_id"], "the file changed during the withdrawal; the newer "
+                    f"text was kept, the tombstone {step['tombstone']} holds the older one")
+    text = read_log_text(root)
+    if parse_log(text).restoration(step["register_id"]) is None and not any(
+            c.register_id == step["register_id"] and c.change == row.change
+            for c in parse_log(text).changes):
+        write_log_text(root, add_change_row(text, row))
+    return StepOutcome("withdraw", step["file"], "cancelled", row.reason)
+
+
+def _drop_line(raw: bytes, line: str) -> bytes:
+    index = indexedit.IndexText.parse(raw)
+    if line not in index.lines:
+        return raw
+    at = index.lines.index(line)
+    del index.lines[at]
+    del index.eols[at]
+    return index.render()

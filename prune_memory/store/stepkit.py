@@ -1,0 +1,112 @@
+"""Shared pieces of the journalled steps: hashed reads, verified writes, index and log edits.
+
+Every helper is idempotent — it looks at the disk first and does only what is missing —
+so running a step a second time after a crash finishes it instead of doubling it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from prune_memory.errors import PruneMemoryError, RefusedError
+from prune_memory.model import INDEX_FILE, LOG_FILE, OWN_FILES
+from prune_memory.store import atomic
+
+
+class StepConflict(RefusedError):
+    """A file is in neither the state the step expects before nor the one it leaves after."""
+
+
+@dataclass(frozen=True)
+class StepOutcome:
+    """What one step did: `done`, `rolled-back`, `cancelled` (after its commit point)."""
+
+    op: str
+    file: str
+    status: str
+    message: str = ""
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def read_or_none(path: Path) -> bytes | None:
+    """Bytes of a regular file; None when there is no file (a symlink counts as changed)."""
+    try:
+        if path.is_symlink():
+            return b"\0symlink:" + os.readlink(path).encode()
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def sha_or_none(path: Path) -> str | None:
+    data = read_or_none(path)
+    return None if data is None else sha256(data)
+
+
+def write_verified(path: Path, data: bytes) -> None:
+    """Write `data` atomically, then read it back and compare hashes."""
+    atomic.make_dir(path.parent)
+    atomic.atomic_write(path, data)
+    if sha_or_none(path) != sha256(data):
+        raise PruneMemoryError(f"{path} did not read back as written; stopping")
+
+
+def ensure_file(path: Path, data: bytes) -> bool:
+    """Make `path` hold exactly `data`; True if it had to be written. Conflict if it holds
+    something else (a file the step did not write)."""
+    current = sha_or_none(path)
+    if current == sha256(data):
+        return False
+    if current is not None:
+        raise StepConflict(f"{path.name} already exists with other content")
+    write_verified(path, data)
+    return True
+
+
+def remove_if(path: Path, expected_sha: str) -> bool:
+    """Remove `path` only if it still holds the bytes with `expected_sha`."""
+    if sha_or_none(path) != expected_sha:
+        return False
+    return atomic.remove_file(path)
+
+
+def edit_index(root: Path, change: Callable[[bytes], bytes]) -> bool:
+    """Apply `change` to MEMORY.md (empty when missing) and write it if the bytes differ."""
+    path = root / INDEX_FILE
+    before = read_or_none(path)
+    after = change(before or b"")
+    if after == (before or b"") or (before is None and not after):
+        return False
+    atomic.atomic_write(path, after)
+    return True
+
+
+def read_log_text(root: Path) -> str:
+    data = read_or_none(root / LOG_FILE)
+    return "" if data is None else data.decode("utf-8", errors="replace")
+
+
+def write_log_text(root: Path, text: str) -> None:
+    atomic.atomic_write(root / LOG_FILE, text.encode("utf-8"))
+
+
+def list_names(folder: Path) -> set[str]:
+    """Names directly inside `folder` (empty when it does not exist)."""
+    try:
+        return set(os.listdir(folder))
+    except (FileNotFoundError, NotADirectoryError):
+        return set()
+
+
+def topic_names(root: Path) -> set[str]:
+    """Top-level topic files: `*.md` other than the index and the tool's own files."""
+    return {name for name in list_names(root)
+            if name.endswith(".md") and name != INDEX_FILE and name not in OWN_FILES
+            and (root / name).is_file()}

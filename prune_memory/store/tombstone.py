@@ -1,0 +1,180 @@
+"""Tombstones: `deaccessioned/<name>.md`, a YAML header (DESIGN §5) then the original bytes.
+
+Beyond the contract fields the header carries `original_file` (the name to restore to,
+which differs from the tombstone's own name when that name was used before) and
+`index_lines` (the index lines that pointed at the entry, with their neighbours, so
+`restore` can put each back where it was).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from string import Template
+from typing import Any
+
+import yaml
+
+from prune_memory.errors import BadInputError
+from prune_memory.model import TOMBSTONE_DIR
+from prune_memory.resources import read_template
+from prune_memory.store.yamlvalue import flow, scalar
+
+CONTRACT_FIELDS = ("name", "description", "deaccessioned_at", "reason", "rule",
+                   "superseded_by", "register_id", "original_sha256")
+EXTRA_FIELDS = ("original_file", "index_lines")
+NOT_APPLICABLE = "N/A"
+
+
+@dataclass(frozen=True)
+class IndexLineRecord:
+    """One removed index line: its text, line ending and the lines around it at the time."""
+
+    text: str
+    eol: str
+    after: str | None
+    before: str | None
+
+    def to_json(self) -> dict[str, str | None]:
+        return {"line": self.text, "eol": self.eol, "after": self.after, "before": self.before}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> IndexLineRecord:
+        return cls(text=str(data["line"]), eol=str(data.get("eol", "\n")),
+                   after=_opt(data.get("after")), before=_opt(data.get("before")))
+
+
+@dataclass(frozen=True)
+class TombstoneHeader:
+    original_file: str
+    deaccessioned_at: datetime
+    reason: str
+    rule: str
+    register_id: str
+    original_sha256: str
+    superseded_by: str | None = None
+    index_lines: tuple[IndexLineRecord, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return f"withdrawn-{Path(self.original_file).stem}"
+
+    @property
+    def description(self) -> str:
+        day = self.deaccessioned_at.date().isoformat()
+        return f"WITHDRAWN {day} — not current memory. {' '.join(self.reason.split())}"
+
+    def fields(self) -> dict[str, str]:
+        """Header values in file order, as the strings the file holds."""
+        return {
+            "name": self.name, "description": self.description,
+            "deaccessioned_at": iso_utc(self.deaccessioned_at),
+            "reason": " ".join(self.reason.split()), "rule": self.rule,
+            "superseded_by": self.superseded_by or NOT_APPLICABLE,
+            "register_id": self.register_id, "original_sha256": self.original_sha256,
+            "original_file": self.original_file,
+        }
+
+
+@dataclass(frozen=True)
+class Tombstone:
+    header: TombstoneHeader
+    original: bytes
+    fields: dict[str, str]
+
+
+def iso_utc(stamp: datetime) -> str:
+    return stamp.astimezone(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def render_tombstone(header: TombstoneHeader, original: bytes) -> bytes:
+    """The tombstone file: header from the template, then `original` byte for byte."""
+    values = {key: scalar(value) for key, value in header.fields().items()}
+    values["index_lines"] = flow([rec.to_json() for rec in header.index_lines])
+    head = Template(read_template("tombstone.md")).substitute(values)
+    return head.encode("utf-8") + original
+
+
+def parse_tombstone(raw: bytes) -> Tombstone:
+    """Split a tombstone into its header and the original bytes; BadInputError if malformed."""
+    if not raw.startswith(b"---\n"):
+        raise BadInputError("not a tombstone: no YAML header")
+    end = raw.find(b"\n---\n", 3)
+    if end < 0:
+        raise BadInputError("not a tombstone: header never closes")
+    try:
+        meta = yaml.safe_load(raw[4:end + 1].decode("utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError) as err:
+        raise BadInputError(f"tombstone header is not valid YAML: {err}") from err
+    if not isinstance(meta, dict) or any(key not in meta for key in CONTRACT_FIELDS):
+        raise BadInputError("tombstone header lacks the DESIGN §5 fields")
+    fields = {str(k): _as_text(v) for k, v in meta.items() if k != "index_lines"}
+    original = raw[end + 5:]
+    return Tombstone(header=_header(fields, meta.get("index_lines")), original=original,
+                     fields=fields)
+
+
+def _header(fields: dict[str, str], lines: Any) -> TombstoneHeader:
+    stem = fields["name"].removeprefix("withdrawn-")
+    superseded = fields["superseded_by"]
+    return TombstoneHeader(
+        original_file=fields.get("original_file") or f"{stem}.md",
+        deaccessioned_at=datetime.fromisoformat(fields["deaccessioned_at"].replace("Z", "+00:00")),
+        reason=fields["reason"], rule=fields["rule"], register_id=fields["register_id"],
+        original_sha256=fields["original_sha256"],
+        superseded_by=None if superseded == NOT_APPLICABLE else superseded,
+        index_lines=tuple(IndexLineRecord.from_json(item) for item in lines or []
+                          if isinstance(item, dict)),
+    )
+
+
+def tombstone_name(original_file: str, taken: set[str], register_id: str) -> str:
+    """`deaccessioned/<name>`, or `<stem>.<register id>.md` when that name is already used."""
+    plain = f"{TOMBSTONE_DIR}/{original_file}"
+    if plain not in taken:
+        return plain
+    return f"{TOMBSTONE_DIR}/{Path(original_file).stem}.{register_id}.md"
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _as_text(value: Any) -> str:
+    if isinstance(value, datetime):
+        return iso_utc(value if value.tzinfo else value.replace(tzinfo=UTC))
+    if isinstance(value, list | dict):
+        return json.dumps(value, ensure_ascii=False)
+    return "" if value is None else str(value)
+
+
+def _opt(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def read_tombstone(root: Path, rel: str) -> Tombstone | None:
+    """The tombstone at `rel` under `root`, or None when it is missing or unreadable."""
+    path = root / rel
+    if path.is_symlink() or not path.is_file():
+        return None
+    try:
+        return parse_tombstone(path.read_bytes())
+    except (BadInputError, ValueError, KeyError):
+        return None
+
+
+def index_records(root: Path, skip: str = "") -> list[IndexLineRecord]:
+    """The index-line records of every tombstone (restored ones too): restore's placement hints."""
+    folder = root / TOMBSTONE_DIR
+    if folder.is_symlink() or not folder.is_dir():
+        return []
+    found: list[IndexLineRecord] = []
+    for path in sorted(folder.glob("*.md")):
+        rel = f"{TOMBSTONE_DIR}/{path.name}"
+        stone = read_tombstone(root, rel) if rel != skip else None
+        if stone is not None:
+            found.extend(stone.header.index_lines)
+    return found

@@ -1,0 +1,28 @@
+"""One-line YAML scalars that read back as exactly the string that was written."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import yaml
+
+
+def scalar(value: str) -> str:
+    """`value` as a YAML scalar on one line: plain when that is safe, else double-quoted."""
+    if value and "\n" not in value and value == value.strip() and _plain_reads_back(value):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def flow(value: Any) -> str:
+    """A list or mapping as one line of YAML flow (JSON is a subset YAML reads)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _plain_reads_back(value: str) -> bool:
+    try:
+        loaded = yaml.safe_load(f"k: {value}")
+    except yaml.YAMLError:
+        return False
+    return isinstance(loaded, dict) and loaded.get("k") == value
