@@ -15,6 +15,7 @@ __all__ = ["app", "main", "run_app"]
 # Importing the command modules registers their commands on `app`.
 from prune_memory.cli import views  # noqa: F401  isort: skip
 from prune_memory.cli import jsonl  # noqa: F401  isort: skip
+from prune_memory.cli import hygiene  # noqa: F401  isort: skip
 
 
 def main() -> None:

@@ -43,10 +43,11 @@ def entry_findings(entry: Entry, *, policy: Policy,
     """Every hygiene finding for one entry, secrets first."""
     findings = list(secret_findings(entry))
     source = entry.frontmatter.get("source")
-    noise = score_noise(entry.text, source=source if isinstance(source, str) else None,
+    content = entry.body or entry.description  # the content, not the summary line above it
+    noise = score_noise(content, source=source if isinstance(source, str) else None,
                         secrets=())  # a secret is flagged on its own, never withdrawn as noise
     if noise.score >= NOISE_AT:
-        findings.append(_noise_finding(noise, entry.text))
+        findings.append(_noise_finding(noise, content))
     findings.extend(_filter_finding(hit) for hit in match_filters(entry.text, policy))
     findings.extend(poison_findings(entry.text, entry.frontmatter, entry.memory_type))
     if require_source and not provenance(entry.frontmatter):

@@ -1,0 +1,211 @@
+"""The store lint: provenance, freshness, secrets, poison, exact duplicates and a size cap.
+
+It runs on a memory directory or on a JSON/JSONL store and returns violations (which make
+the command exit 1) and, for `--suggest`, what to do about each noisy or failing item.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+
+from prune_memory.jsonstore.records import StoreRecord
+from prune_memory.model import JSON, MemoryDir
+from prune_memory.secrets.base import SecretHit
+from prune_memory.secrets.mask import describe
+from prune_memory.secrets.scan import find_secrets, without_allowed
+from prune_memory.stages.hygiene import (
+    PROVENANCE_KEYS,
+    allowed_labels,
+    entry_secrets,
+    poison_findings,
+    provenance,
+)
+from prune_memory.stages.lint_suggest import Suggestion, suggest
+from prune_memory.stages.similarity import exact_groups, normalise
+
+DEFAULT_MAX_AGE_DAYS = 180
+_STORE_NOT_SCANNED = frozenset({"id", "allow_secret", "created_at", "updated_at",
+                                "last_recalled_at", "recall_count", "pinned"})
+
+
+class LintCheck(StrEnum):
+    NO_PROVENANCE = "no-provenance"
+    STALE = "stale"
+    SECRET = "secret"
+    POISON = "poison"
+    DUPLICATE = "duplicate"
+    OVER_CAP = "over-cap"
+
+
+@dataclass(frozen=True)
+class LintOptions:
+    require_source: bool = False
+    max_age_days: int = DEFAULT_MAX_AGE_DAYS
+    max_entries: int | None = None
+
+
+@dataclass(frozen=True)
+class LintItem:
+    """One entry or record, reduced to what the checks read."""
+
+    id: str
+    text: str  # what the memory says (description and body, or the record's text)
+    body: str  # what duplicates are compared on (frontmatter-free)
+    meta: JSON
+    memory_type: str | None
+    written: datetime | None
+    written_from: str
+    secrets: tuple[tuple[str, SecretHit], ...] = ()
+
+
+@dataclass(frozen=True)
+class Violation:
+    check: LintCheck
+    item: str
+    message: str
+    evidence: JSON = field(default_factory=dict)
+
+    def to_json(self) -> JSON:
+        return {"check": self.check.value, "item": self.item, "message": self.message,
+                "evidence": self.evidence}
+
+
+@dataclass(frozen=True)
+class LintReport:
+    target: str
+    kind: str  # "memory-dir" or "store"
+    now: datetime
+    entries: int
+    options: LintOptions
+    violations: tuple[Violation, ...]
+    suggestions: tuple[Suggestion, ...]
+
+    @property
+    def clean(self) -> bool:
+        return not self.violations
+
+    def to_json(self, *, with_suggestions: bool = False) -> JSON:
+        counts = {check.value: sum(v.check is check for v in self.violations)
+                  for check in LintCheck}
+        out: JSON = {
+            "schema": "prune-memory/lint@1", "target": self.target, "kind": self.kind,
+            "now": self.now.isoformat(), "entries": self.entries, "clean": self.clean,
+            "options": {"require_source": self.options.require_source,
+                        "max_age_days": self.options.max_age_days,
+                        "max_entries": self.options.max_entries},
+            "counts": counts, "violations": [v.to_json() for v in self.violations],
+        }
+        if with_suggestions:
+            out["suggestions"] = [s.to_json() for s in self.suggestions]
+        return out
+
+
+def lint_memory_dir(memdir: MemoryDir, *, now: datetime, options: LintOptions) -> LintReport:
+    """Lint every entry of a loaded memory directory, and its index against the load cap."""
+    items = [LintItem(id=e.file, text=e.text, body=e.body, meta=e.frontmatter,
+                      memory_type=e.memory_type, written=e.written_at[0],
+                      written_from=e.written_at[1], secrets=entry_secrets(e))
+             for e in memdir.entries]
+    violations = _item_violations(items, now, options)
+    if memdir.index is not None and memdir.index.cap.usage >= 1.0:
+        cap = memdir.index.cap
+        unloaded = [ln.number for ln in memdir.index.lines if not ln.loaded]
+        violations.append(Violation(
+            LintCheck.OVER_CAP, memdir.index.file,
+            f"the index is at {cap.usage:.0%} of its load cap ({cap.binding_cap} bind): "
+            f"{len(unloaded)} line(s) are never loaded",
+            {**cap.to_json(), "unloaded_lines": unloaded}))
+    return _report(str(memdir.root), "memory-dir", now, options, items, violations)
+
+
+def lint_store(records: Sequence[StoreRecord], *, target: str, now: datetime,
+               options: LintOptions) -> LintReport:
+    """Lint the records of a JSON-list or JSONL store."""
+    items = [_store_item(record) for record in records]
+    return _report(target, "store", now, options, items, _item_violations(items, now, options))
+
+
+def _report(target: str, kind: str, now: datetime, options: LintOptions,
+            items: Sequence[LintItem], violations: list[Violation]) -> LintReport:
+    return LintReport(target=target, kind=kind, now=now, entries=len(items), options=options,
+                      violations=tuple(violations), suggestions=suggest(items, violations))
+
+
+def _store_item(record: StoreRecord) -> LintItem:
+    meta = record.raw
+    written, written_from = next(((getattr(record, name), name)
+                                  for name in ("updated_at", "created_at")
+                                  if getattr(record, name) is not None), (None, ""))
+    found = [("text", hit) for hit in find_secrets(record.text)]
+    found += [(key, hit) for key, value in meta.items()
+              if key not in _STORE_NOT_SCANNED and key != "text" and isinstance(value, str)
+              for hit in find_secrets(value)]
+    kept = set(without_allowed((hit for _, hit in found), allowed_labels(meta)))
+    kind = meta.get("type")
+    return LintItem(id=record.id, text=record.text, body=record.text, meta=meta,
+                    memory_type=str(kind).lower() if kind is not None else None,
+                    written=written, written_from=written_from,
+                    secrets=tuple((part, hit) for part, hit in found if hit in kept))
+
+
+def _item_violations(items: Sequence[LintItem], now: datetime,
+                     options: LintOptions) -> list[Violation]:
+    violations: list[Violation] = []
+    for item in items:
+        violations.extend(_provenance(item, options))
+        violations.extend(_freshness(item, now, options))
+        violations.extend(_secrets(item))
+        violations.extend(Violation(LintCheck.POISON, item.id, f.message, f.evidence)
+                          for f in poison_findings(item.text, item.meta, item.memory_type))
+    violations.extend(_duplicates(items))
+    if options.max_entries is not None and len(items) > options.max_entries:
+        violations.append(Violation(
+            LintCheck.OVER_CAP, "(store)",
+            f"{len(items)} entries exceed the cap of {options.max_entries}: distill and retire",
+            {"entries": len(items), "max_entries": options.max_entries}))
+    return violations
+
+
+def _provenance(item: LintItem, options: LintOptions) -> Iterable[Violation]:
+    if options.require_source and provenance(item.meta) is None:
+        yield Violation(LintCheck.NO_PROVENANCE, item.id,
+                        "no source: nothing says where this came from",
+                        {"looked_for": list(PROVENANCE_KEYS)})
+
+
+def _freshness(item: LintItem, now: datetime, options: LintOptions) -> Iterable[Violation]:
+    if item.written is None:
+        yield Violation(LintCheck.STALE, item.id, "no timestamp: its age cannot be checked",
+                        {"max_age_days": options.max_age_days})
+        return
+    age = (now - item.written).days
+    if age > options.max_age_days:
+        yield Violation(
+            LintCheck.STALE, item.id,
+            f"last written {item.written.date()} ({item.written_from}), {age} days ago: "
+            f"re-verify or retire it",
+            {"written": item.written.isoformat(), "from": item.written_from, "age_days": age,
+             "max_age_days": options.max_age_days})
+
+
+def _secrets(item: LintItem) -> Iterable[Violation]:
+    for part, hit in item.secrets:
+        where = f"line {hit.line} of the {part}" if hit.line and part in ("body", "text") \
+            else f"the {part}"
+        yield Violation(LintCheck.SECRET, item.id,
+                        f"possible secret {describe(hit)} in {where}", {**hit.to_json(),
+                                                                        "part": part})
+
+
+def _duplicates(items: Sequence[LintItem]) -> Iterable[Violation]:
+    keyed = [(i, normalise(item.body)) for i, item in enumerate(items)]
+    keyed = [(i, key) for i, key in keyed if key]
+    for group in exact_groups([key for _, key in keyed]):
+        members = [items[keyed[g][0]].id for g in group]
+        for copy in members[1:]:
+            yield Violation(LintCheck.DUPLICATE, copy,
+                            f"same text as {members[0]} (after normalising case, punctuation "
+                            f"and spacing)", {"group": members, "first": members[0]})

@@ -1,0 +1,66 @@
+"""What `lint --suggest` proposes for each item: flag secrets, withdraw or archive noise,
+review the rest. Suggestions never change anything; `run` and `withdraw` do that."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from prune_memory.model import JSON
+from prune_memory.stages.noise import NOISE_AT, STRONG_NOISE_AT, score_noise
+
+if TYPE_CHECKING:
+    from prune_memory.stages.lint import LintItem, Violation
+
+# `archive` is a withdrawal too (the body moves to deaccessioned/, restorable); the word
+# marks the weaker case, where the entry is probably noise rather than certainly.
+FLAG, WITHDRAW, ARCHIVE, REVIEW = "flag", "withdraw", "archive", "review"
+_FOR_CHECK = {"secret": FLAG, "duplicate": WITHDRAW, "poison": REVIEW, "stale": REVIEW,
+              "no-provenance": REVIEW}
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    item: str
+    action: str
+    reasons: tuple[str, ...]
+    noise_score: float
+
+    def to_json(self) -> JSON:
+        return {"item": self.item, "suggest": self.action, "reasons": list(self.reasons),
+                "noise_score": self.noise_score}
+
+
+def suggest(items: Sequence[LintItem],
+            violations: Sequence[Violation]) -> tuple[Suggestion, ...]:
+    """One suggestion per item that has a violation or scores as noise; secrets always flag."""
+    checks: dict[str, list[str]] = {}
+    for violation in violations:
+        checks.setdefault(violation.item, []).append(violation.check.value)
+    out: list[Suggestion] = []
+    for item in items:
+        source = item.meta.get("source")
+        noise = score_noise(item.body or item.text, source=source if isinstance(source, str) else None,
+                            secrets=())
+        found = checks.get(item.id, [])
+        action = _action(found, noise.score)
+        if action is not None:
+            reasons = tuple(dict.fromkeys(found)) + (
+                (f"noise {noise.score:.2f}: " + ", ".join(noise.reasons),)
+                if noise.score >= NOISE_AT else ())
+            out.append(Suggestion(item.id, action, reasons, noise.score))
+    return tuple(out)
+
+
+def _action(checks: list[str], noise: float) -> str | None:
+    """Secrets outrank everything; then strong noise, duplicates, weaker noise, review."""
+    if "secret" in checks:
+        return FLAG
+    if noise >= STRONG_NOISE_AT or "duplicate" in checks:
+        return WITHDRAW
+    if noise >= NOISE_AT:
+        return ARCHIVE
+    if checks:
+        return _FOR_CHECK.get(checks[0], REVIEW)
+    return None
