@@ -41,8 +41,8 @@ def suggest(items: Sequence[LintItem],
     out: list[Suggestion] = []
     for item in items:
         source = item.meta.get("source")
-        noise = score_noise(item.body or item.text, source=source if isinstance(source, str) else None,
-                            secrets=())
+        noise = score_noise(item.body or item.text, secrets=(),
+                            source=source if isinstance(source, str) else None)
         found = checks.get(item.id, [])
         action = _action(found, noise.score)
         if action is not None:
