@@ -16,6 +16,7 @@ __all__ = ["app", "main", "run_app"]
 from prune_memory.cli import views  # noqa: F401  isort: skip
 from prune_memory.cli import jsonl  # noqa: F401  isort: skip
 from prune_memory.cli import hygiene  # noqa: F401  isort: skip
+from prune_memory.cli import engine  # noqa: F401  isort: skip
 
 
 def main() -> None:

@@ -1,0 +1,217 @@
+"""Single write steps: snapshot, withdraw, inoculate, protect, unprotect, restore, recover.
+
+Each command calls one core function and renders its result; refusals surface as exit 4
+through the boundary. Withdraw and inoculate take their own verified snapshot first.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from prune_memory.cli.common import (
+    JsonOpt,
+    MemoryDirArg,
+    NowOpt,
+    ProjectOpt,
+    app,
+    console,
+    emit_json,
+    parse_now,
+    resolve_memory_dir,
+    warn,
+)
+from prune_memory.stages import apply
+from prune_memory.stages.apply import ApplyResult, Inoculation, WithdrawRequest
+from prune_memory.stages.auditlog import AuditSummary, write_audit
+from prune_memory.stages.snapshot import Snapshot, take_snapshot
+from prune_memory.store.pruninglog import read_log
+
+FileArg = Annotated[str, typer.Argument(help="The memory file (a path, or a name inside "
+                                              "--memory-dir / --project).", show_default=False)]
+MemoryDirOpt = Annotated[Path | None, typer.Option(
+    "--memory-dir", help="Memory directory FILE is in (default: FILE's folder, else the git "
+                         "root's memory directory).")]
+ReasonOpt = Annotated[str, typer.Option("--reason", help="Why, in a sentence; it is logged.")]
+SnapshotDirOpt = Annotated[Path | None, typer.Option(
+    "--snapshot-dir", help="Folder for snapshots (outside the memory directory). Default: "
+                           "$XDG_STATE_HOME/prune-memory/snapshots/<dir-key>/.")]
+RuleOpt = Annotated[str, typer.Option("--rule", help="Decision-tree rule id, e.g. "
+                                                     "4-stale-subject-gone.")]
+ExpectOpt = Annotated[str | None, typer.Option(
+    "--expect-sha256", help="Refuse (exit 4) unless FILE still has this sha256.")]
+
+
+@app.command()
+def snapshot(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
+             snapshot_dir: SnapshotDirOpt = None, json: JsonOpt = False,
+             now: NowOpt = None) -> None:
+    """Copy the memory directory outside itself and verify the copy (MANIFEST.sha256).
+
+    Example: prune-memory snapshot ~/.claude/projects/-home-me-app/memory
+    """
+    root = resolve_memory_dir(memory_dir, project)
+    snap = take_snapshot(root, parse_now(now), snapshot_dir)
+    if json:
+        emit_json(snap.to_json())
+        return
+    console().print(f"snapshot of {snap.files} files verified: {snap.manifest}")
+    for link in snap.links:
+        warn(f"symlink copied as a link, not followed: {link}")
+
+
+@app.command()
+def withdraw(file: FileArg, *, reason: ReasonOpt, rule: RuleOpt = "manual",
+             memory_dir: MemoryDirOpt = None, project: ProjectOpt = None,
+             snapshot_dir: SnapshotDirOpt = None, expect_sha256: ExpectOpt = None,
+             json: JsonOpt = False, now: NowOpt = None) -> None:
+    """Move one memory into deaccessioned/ (tombstone), drop its index line, log it.
+
+    Example: prune-memory withdraw project_old_ci.md --memory-dir ./memory --reason "CI moved"
+    """
+    root, name = _locate(file, memory_dir, project)
+    when = parse_now(now)
+    snap = _fresh_snapshot(root, when, snapshot_dir)
+    request = WithdrawRequest(name, reason, rule, expected_sha256=expect_sha256)
+    result = apply.withdraw(root, request, snapshot=snap, now=when)
+    _log_single_step(root, snap, withdrawn=1, now=now)
+    _render(result, json)
+
+
+@app.command()
+def inoculate(file: FileArg, *,
+              pattern: Annotated[str, typer.Option(help="What was tried: the conclusion.")],
+              evidence: Annotated[str, typer.Option(help="What happened, concretely.")],
+              reason: Annotated[str, typer.Option(help="Why it was abandoned.")],
+              do_not_rederive: Annotated[str, typer.Option(
+                  "--do-not-rederive", help="Signals that led there before.")],
+              period: Annotated[str | None, typer.Option(help="'<start> to <end>'.")] = None,
+              slug: Annotated[str | None, typer.Option(help="Name part of the file.")] = None,
+              withdraw: Annotated[bool, typer.Option(
+                  "--withdraw", help="Also tombstone FILE (one register row names both).")]
+              = False,
+              rule: RuleOpt = "5i-abandoned-strategy", memory_dir: MemoryDirOpt = None,
+              project: ProjectOpt = None, snapshot_dir: SnapshotDirOpt = None,
+              expect_sha256: ExpectOpt = None, json: JsonOpt = False,
+              now: NowOpt = None) -> None:
+    """Write a SUPERSEDED counter-memory (and its index line) so FILE's pattern is not re-derived.
+
+    Example: prune-memory inoculate feedback_retry.md --pattern "retry forever" --evidence
+    "3 outages" --reason "hid real failures" --do-not-rederive "timeouts in CI" --withdraw
+    """
+    root, name = _locate(file, memory_dir, project)
+    when = parse_now(now)
+    snap = _fresh_snapshot(root, when, snapshot_dir)
+    ino = Inoculation(pattern=pattern, evidence=evidence, abandonment_reason=reason,
+                      do_not_rederive=do_not_rederive, period=period, slug=slug)
+    request = WithdrawRequest(name, reason, rule, expected_sha256=expect_sha256) \
+        if withdraw else None
+    result = apply.inoculate(root, name, ino, snapshot=snap, now=when, withdraw=request,
+                             expected_sha256=expect_sha256)
+    if withdraw:
+        _log_single_step(root, snap, withdrawn=1, now=now)
+    _render(result, json)
+
+
+@app.command()
+def protect(file: FileArg, *, reason: ReasonOpt, memory_dir: MemoryDirOpt = None,
+            project: ProjectOpt = None, json: JsonOpt = False, now: NowOpt = None) -> None:
+    """Put FILE on the protected list of pruning-log.md: no command withdraws it.
+
+    Example: prune-memory protect decision_flat_layout.md --reason "rationale is not in git"
+    """
+    root, name = _locate(file, memory_dir, project)
+    _render(apply.protect(root, name, reason, now=parse_now(now)), json)
+
+
+@app.command()
+def unprotect(file: FileArg, *, reason: ReasonOpt, memory_dir: MemoryDirOpt = None,
+              project: ProjectOpt = None, json: JsonOpt = False, now: NowOpt = None) -> None:
+    """Take FILE off the protected list; the change and its reason are logged.
+
+    Example: prune-memory unprotect decision_flat_layout.md --reason "layout was replaced"
+    """
+    root, name = _locate(file, memory_dir, project)
+    _render(apply.unprotect(root, name, reason, now=parse_now(now)), json)
+
+
+@app.command()
+def restore(register_id: Annotated[str, typer.Argument(help="Register id, YYYY-MM-DD-NN.")],
+            memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
+            reason: Annotated[str, typer.Option(help="Why it comes back (logged).")] = "",
+            json: JsonOpt = False, now: NowOpt = None) -> None:
+    """Bring a withdrawn memory back byte for byte, with its index line.
+
+    Example: prune-memory restore 2026-11-29-03 ~/.claude/projects/-home-me-app/memory
+    """
+    root = resolve_memory_dir(memory_dir, project)
+    _render(apply.restore(root, register_id, now=parse_now(now), reason=reason), json)
+
+
+@app.command()
+def recover(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
+            json: JsonOpt = False) -> None:
+    """Finish or roll back a step a crash interrupted; remove leftover temp files.
+
+    Example: prune-memory recover ~/.claude/projects/-home-me-app/memory
+    """
+    root = resolve_memory_dir(memory_dir, project)
+    done, notes = apply.recover(root)
+    if json:
+        emit_json({"steps": [vars(s) for s in done.steps],
+                   "temps_removed": list(done.temps_removed), "notes": notes})
+        return
+    for note in notes:
+        warn(note)
+    out = console()
+    for step in done.steps:
+        out.print(f"{step.op} {step.file}: {step.status}. {step.message}".strip())
+    for temp in done.temps_removed:
+        out.print(f"removed leftover temp file {temp}")
+    if done.clean:
+        out.print("nothing to recover")
+
+
+def _locate(file: str, memory_dir: Path | None, project: Path | None) -> tuple[Path, str]:
+    """(memory directory, file name) from FILE and the optional directory options."""
+    path = Path(file)
+    if memory_dir is not None or project is not None:
+        return resolve_memory_dir(memory_dir, project), path.name
+    if path.parent != Path(".") or path.exists():
+        return path.parent if path.parent != Path("") else Path("."), path.name
+    return resolve_memory_dir(None, None), file
+
+
+def _fresh_snapshot(root: Path, when: datetime, snapshot_dir: Path | None) -> Snapshot:
+    """Settle any interrupted step first, so the snapshot never shows a half-done one."""
+    _, notes = apply.recover(root)
+    for note in notes:
+        warn(note)
+    return take_snapshot(root, when, snapshot_dir)
+
+
+def _log_single_step(root: Path, snap: Snapshot, *, withdrawn: int, now: str | None) -> None:
+    """A single-step command is its own small audit: one entry looked at, one withdrawn."""
+    summary = AuditSummary(entries_audited=1, withdrawn=withdrawn, updated=0,
+                           protected=len(read_log(root).protected))
+    write_audit(root, summary, snapshot=snap, now=parse_now(now))
+
+
+def _render(result: ApplyResult, as_json: bool) -> None:
+    for note in result.warnings:
+        warn(f"warning: {note}")
+    for finding in result.findings:
+        warn(f"finding: {finding.message}")
+    if as_json:
+        emit_json(result.to_json())
+        return
+    out = console()
+    for done in result.applied:
+        where = f" → {done.tombstone}" if done.tombstone and done.op == "withdraw" else ""
+        rid = f" [{done.register_id}]" if done.register_id else ""
+        out.print(f"{done.op} {done.file}{rid}{where}: {done.message}")
+        if done.superseded and done.op == "withdraw":
+            out.print(f"counter-memory {done.superseded} added to the index")
