@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 JSON = dict[str, Any]  # kept local: this package must import without the rest of the tool
 
@@ -14,9 +14,12 @@ STRUCTURE = 2  # a structure that holds a credential: key block, JWT, URL with a
 ASSIGNMENT = 1  # a credential-looking name given a value: `password: …`, `API_TOKEN=…`
 
 
-@dataclass(frozen=True)
-class SecretSpan:
-    """Where a detector thinks a secret value sits in a text: offsets, never the value."""
+class SecretSpan(NamedTuple):
+    """Where a detector thinks a secret value sits in a text: offsets, never the value.
+
+    A NamedTuple rather than a dataclass: these stay inside the package, and the write-time
+    gate pays for every class created at import.
+    """
 
     label: str
     start: int

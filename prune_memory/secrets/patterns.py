@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from prune_memory.secrets import values
 from prune_memory.secrets.base import ASSIGNMENT, STRUCTURE, VENDOR_FORMAT, SecretSpan
 
 
-@dataclass(frozen=True)
-class LabelledPattern:
+class LabelledPattern(NamedTuple):
     label: str
     regex: re.Pattern[str]
     confidence: int

@@ -12,16 +12,15 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from prune_memory.secrets.base import VENDOR_FORMAT, SecretSpan
 
 _EDGE = " \t\"'=:"  # delimiters some plugin patterns include around the value
 
 
-@dataclass(frozen=True)
-class VendorPlugin:
+class VendorPlugin(NamedTuple):
     module: str  # under detect_secrets.plugins
     cls: str
     label: str
