@@ -1,0 +1,17 @@
+"""Staleness probes: one module per kind of drift, all behind the `Probe` protocol."""
+
+from __future__ import annotations
+
+from prune_memory.probes.base import Probe
+from prune_memory.probes.counts import CountProbe
+from prune_memory.probes.decisions import DecisionProbe
+from prune_memory.probes.names import NameProbe
+from prune_memory.probes.paths import PathProbe
+from prune_memory.probes.states import StateProbe
+from prune_memory.probes.versions import VersionProbe
+
+
+def default_probes() -> tuple[Probe, ...]:
+    """Every built-in probe, in the order the procedure lists the drifts."""
+    return (CountProbe(), PathProbe(), StateProbe(), DecisionProbe(), VersionProbe(),
+            NameProbe())

@@ -1,0 +1,125 @@
+"""Text helpers the probes share: sentences, historical wording, numbers, corrections."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
+
+from prune_memory.probes.base import Correction
+from prune_memory.secrets.mask import mask_text
+
+# A line that reports a change records history; it is not a stale claim.
+CHANGE_WORDS = re.compile(
+    r"\b(?:renamed|moved|deleted|removed|dropped|migrated|replaced|switched|swapped|became"
+    r"|abandoned|reverted|formerly|previously|no longer|used to|superseded|deprecated"
+    r"|retired|ripped out|gave up)\b",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Z`\"'(\[*_-])")
+
+NUMBER_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+}
+NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+|" + "|".join(sorted(NUMBER_WORDS, key=len,
+                                                           reverse=True)) + r")"
+
+
+def parse_number(text: str) -> int | None:
+    """`12`, `1,200` or a small number word as an int; anything else None."""
+    cleaned = text.strip().lower().replace(",", "").replace("_", "")
+    if cleaned.isdigit():
+        return int(cleaned)
+    return NUMBER_WORDS.get(cleaned)
+
+
+_BLOCK_START = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|#|>|\||```|~~~)")
+
+
+def paragraphs(text: str) -> Iterator[str]:
+    """Soft-wrapped lines joined back together; list items, headings and code stay apart."""
+    current: list[str] = []
+    for line in text.splitlines():
+        if not line.strip() or _BLOCK_START.match(line) or line.startswith("    "):
+            if current:
+                yield " ".join(current)
+            current = [line.strip()] if line.strip() else []
+        else:
+            current.append(line.strip())
+    if current:
+        yield " ".join(current)
+
+
+def sentences(text: str) -> Iterator[str]:
+    """The text cut into paragraphs, and paragraphs into sentences."""
+    for paragraph in paragraphs(text):
+        for part in _SENTENCE_END.split(paragraph):
+            if part.strip():
+                yield part.strip()
+
+
+def sentence_with(text: str, needle: str) -> str:
+    """The first sentence containing `needle`, or `needle` itself."""
+    return next((s for s in sentences(text) if needle in s), needle)
+
+
+PAST_TENSE = re.compile(r"\b(?:was|were|had been|had)\b", re.IGNORECASE)
+
+
+def mentions_change(sentence: str) -> bool:
+    return CHANGE_WORDS.search(sentence) is not None
+
+
+def told_as_past(sentence: str) -> bool:
+    """Narrated in the past tense ("results were cached in Redis")."""
+    return PAST_TENSE.search(sentence) is not None
+
+
+def line_of(text: str, needle: str) -> str:
+    return next((ln for ln in text.splitlines() if needle in ln), "")
+
+
+@lru_cache(maxsize=4096)
+def standalone(term: str, ignore_case: bool = False) -> re.Pattern[str]:
+    """`term` where it is not part of a longer word, path or dotted name."""
+    before = r"(?<![\w/.@-])" if term[:1].isalnum() or term[:1] == "_" else ""
+    after = r"(?![\w/-]|\.\w)" if term[-1:].isalnum() or term[-1:] == "_" else ""
+    flags = re.IGNORECASE if ignore_case else 0
+    return re.compile(before + re.escape(term) + after, flags)
+
+
+def has_standalone(text: str, term: str, ignore_case: bool = False) -> bool:
+    return standalone(term, ignore_case).search(text) is not None
+
+
+def apply_corrections(text: str, corrections: Iterable[Correction]) -> str:
+    """Apply every correction in one pass, so a replacement is never replaced again."""
+    chosen = [c for c in corrections if c.old and c.old != c.new]
+    table = {c.old: c.new for c in chosen}
+    if not table:
+        return text
+    bounded = {c.old: c.bounded for c in chosen}
+    olds = sorted(table, key=len, reverse=True)
+    combined = re.compile("|".join(
+        f"(?:{standalone(old).pattern if bounded[old] else re.escape(old)})" for old in olds))
+    return combined.sub(lambda m: table.get(m.group(0), m.group(0)), text)
+
+
+def match_case(sample: str, replacement: str) -> str:
+    """Write `replacement` in the case style of `sample` (JEST→VITEST, Jest→Vitest)."""
+    if sample.isupper() and len(sample) > 1:
+        return replacement.upper()
+    if sample[:1].isupper() and replacement[:1].islower():
+        return replacement[:1].upper() + replacement[1:]
+    if sample.islower():
+        return replacement.lower()
+    return replacement
+
+
+def short_quote(text: str, limit: int = 160) -> str:
+    """A one-line quote for evidence; any secret in it is masked before it is cut."""
+    flat = " ".join(mask_text(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
