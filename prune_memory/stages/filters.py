@@ -58,8 +58,8 @@ class FilterHit:
     excerpt: str
 
     def to_json(self) -> JSON:
-        return {"rule": self.rule, "code": self.code.value, "reason": self.reason,
-                "line": self.line, "excerpt": self.excerpt}
+        return {"kind": "never-persist", "rule": self.rule, "code": self.code.value,
+                "reason": self.reason, "line": self.line, "excerpt": self.excerpt}
 
 
 def match_filters(text: str, policy: Policy) -> tuple[FilterHit, ...]:

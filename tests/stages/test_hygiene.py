@@ -39,7 +39,8 @@ def test_each_check_lands_on_its_entry(tmp_path: Path) -> None:
     assert _codes(report, "pip.md") == ["noise"]
     assert _codes(report, "web.md") == ["poison"]
     assert _codes(report, "inject.md") == ["poison"]
-    assert _codes(report, "mood.md") == ["low-utility"]
+    assert _codes(report, "mood.md") == ["ephemeral"]
+    assert report["mood.md"][0].evidence["rule"] == "emotional-note"
     assert _codes(report, "MEMORY.md#L3") == ["ephemeral"]
 
 
