@@ -24,8 +24,11 @@ from prune_memory.report import views
 from prune_memory.stages.access import Access
 from prune_memory.stages.inventory import take_inventory
 from prune_memory.stages.reachability import scan as scan_reachability
+from prune_memory.stages.status import check_due, collect_status
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.locate import locate
+from prune_memory.store.locate import projects_dir as projects_folder
+from prune_memory.store.pruninglog import read_log
 
 
 @app.command()
@@ -78,8 +81,42 @@ def where(path: Annotated[Path | None, typer.Argument(help="Project path (defaul
         console().print(views.where_view(loc))
 
 
+@app.command()
+def status(projects_dir: Annotated[Path | None, typer.Argument(
+        help="Claude Code's projects folder (default: ~/.claude/projects).")] = None,
+        *, json: JsonOpt = False) -> None:
+    """One row per project memory directory: size, cap usage, reachability, last audit.
+
+    Example: prune-memory status ~/.claude/projects
+    """
+    rows = collect_status(projects_dir or projects_folder())
+    if json:
+        emit_json([r.to_json() for r in rows])
+    else:
+        console().print(views.status_view(rows))
+
+
+@app.command()
+def due(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
+        sessions: Annotated[int, typer.Option(help="Sessions that make an audit due.")] = 10,
+        days: Annotated[int, typer.Option(help="Days that make an audit due.")] = 30,
+        json: JsonOpt = False, now: NowOpt = None) -> None:
+    """Is a pruning pass due? Exit 1 when enough sessions or days passed since the last audit.
+
+    Example: prune-memory due --project . --sessions 15
+    """
+    result = check_due(resolve_memory_dir(memory_dir, project), parse_now(now),
+                       sessions=sessions, days=days)
+    if json:
+        emit_json(result.to_json())
+    else:
+        console().print(("Due: " if result.due else "Not due: ") + result.why)
+    if result.due:
+        raise typer.Exit(ExitCode.FINDINGS)
+
+
 def _register(root: Path) -> list[tuple[str, str]]:
-    return []
+    return [(row.register_id, row.tombstone) for row in read_log(root).rows]
 
 
 def _measured_reads(root: Path) -> dict[str, Access]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -9,6 +11,7 @@ from rich.text import Text
 from prune_memory.model import LoadCap
 from prune_memory.stages.inventory import Inventory
 from prune_memory.stages.reachability import Reachability
+from prune_memory.stages.status import ProjectStatus
 from prune_memory.store.locate import Location
 
 
@@ -68,4 +71,15 @@ def where_view(loc: Location) -> RenderableType:
                        ("name", loc.name), ("memory dir", loc.memory_dir),
                        ("found by", loc.source), ("exists", "yes" if loc.exists else "no")):
         table.add_row(key, str(value))
+    return table
+
+
+def status_view(rows: Sequence[ProjectStatus]) -> RenderableType:
+    table = Table(title="Memory directories")
+    for col in ("project", "entries", "usage", "binds", "orphans", "dangling", "last audit",
+                "sessions since"):
+        table.add_column(col, overflow="fold")
+    for r in rows:
+        table.add_row(r.name, str(r.entries), f"{r.usage:.0%}", r.binding_cap, str(r.orphans),
+                      str(r.dangling), r.last_audit or "never", str(r.sessions_since))
     return table
