@@ -25,7 +25,7 @@ from prune_memory.probes.decisionrefs import (
     superseded_targets,
 )
 from prune_memory.probes.evidence import said
-from prune_memory.probes.text import has_standalone, sentences, short_quote
+from prune_memory.probes.text import entry_sentences, has_standalone, short_quote
 
 ACTIVE = re.compile(r"\b(?:replaces|supersedes|overrides|overturns|reverses|obsoletes"
                     r"|retires|takes\s+over\s+from)\b", re.IGNORECASE)
@@ -75,7 +75,7 @@ def _all_overrides(memdir: MemoryDir) -> Iterator[Override]:
             for target, line in superseded_targets(entry, memdir):
                 yield Override(target, entry, line, "a SUPERSEDED record names it")
             continue
-        for sentence in sentences(entry.text):
+        for sentence in entry_sentences(entry):
             yield from _by_reference(entry, sentence, memdir, topics)
             yield from _by_subject(entry, sentence, topics)
 
@@ -113,7 +113,7 @@ def _by_subject(entry: Entry, sentence: str,
 
 def _decided_for(entry: Entry, term: str) -> bool:
     return any(DECIDED.search(s) and has_standalone(s, term, True)
-               for s in sentences(entry.text))
+               for s in entry_sentences(entry))
 
 
 def _flag(entry: Entry, item: Override, ctx: ProbeContext) -> Flagged:

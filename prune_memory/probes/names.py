@@ -28,7 +28,7 @@ from prune_memory.probes.base import (
 )
 from prune_memory.probes.evidence import commit_fields, said, subject_note
 from prune_memory.probes.manifests import parse_manifest
-from prune_memory.probes.text import match_case, mentions_change, sentences, short_quote
+from prune_memory.probes.text import entry_sentences, match_case, mentions_change, short_quote
 
 KIND = "name"
 MIN_WORD = 4
@@ -62,11 +62,12 @@ class NameProbe:
         claims: list[Claim] = []
         stale: list[tuple[str, Rename, tuple[Correction, ...], str]] = []
         done: set[str] = set()
-        for sentence in sentences(entry.text):
+        for sentence in entry_sentences(entry):
             for written, rename, fixes in _mentions(sentence, state):
-                if written.lower() in done:
+                key = "|".join(f.old for f in fixes)
+                if key in done:
                     continue
-                done.add(written.lower())
+                done.add(key)
                 if _as_history(sentence, rename):
                     claims.append(Claim(KIND, written, Verdict.CONFIRMED,
                                         "mentioned as history of the rename"))

@@ -11,7 +11,7 @@ from prune_memory.model import INDEX_FILE, OWN_FILES, TOMBSTONE_DIR, Entry, Memo
 
 BACKTICK = re.compile(r"`([^`\n]+)`")
 URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://\S+|\bwww\.\S+")
-BARE = re.compile(r"(?<![\w@/:~$%.#\\-])((?:\./)?\w[\w.-]*/(?:[\w.-]+/)*(?:[\w.-]+)?)")
+BARE = re.compile(r"(?<![\w@/:~$%.#\\-])((?:\.?/)?\w[\w.-]*/(?:[\w.-]+/)*(?:[\w.-]+)?)")
 FILE_NAME = re.compile(r"^[\w.-]*[\w-]\.[A-Za-z][A-Za-z0-9]{0,9}$")
 LOCATION_SUFFIX = re.compile(r"(?::\d+(?::\d+)?|#L\d+(?:-L?\d+)?)$")
 NOT_A_PATH = re.compile(r"[*?\[\]{}<>|;&=@$!^\"'\\,()]|://|^[~-]|^\.\./|/\.\./|//")

@@ -119,7 +119,7 @@ def _never_seen(mention: PathMention, facts: RepoFacts) -> ProbeResult:
 
 def _told_as_history(entry: Entry, mention: PathMention, fate: RenameFact | DeletionFact) -> bool:
     """The entry itself records the move or removal, so the old name is not a stale claim."""
-    if mentions_change(sentence_with(entry.text, mention.raw)):
+    if mentions_change(sentence_with(entry, mention.raw)):
         return True
     if isinstance(fate, RenameFact):
         return any(has_standalone(entry.text, hop.new) for hop in fate.hops)

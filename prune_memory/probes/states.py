@@ -54,7 +54,7 @@ class StateProbe:
     code = FindingCode.STATE_DRIFT
 
     def check(self, entry: Entry, ctx: ProbeContext) -> ProbeResult:
-        claims = list(open_claims(entry.text))
+        claims = list(open_claims(entry.description)) + list(open_claims(entry.body))
         if not claims:
             return EMPTY
         closures = ctx.memo("state.closures", lambda: closures_in(ctx.facts.commits))

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
+from prune_memory.model import Entry
 from prune_memory.probes.base import Correction
 from prune_memory.secrets.mask import mask_text
 
@@ -61,9 +62,15 @@ def sentences(text: str) -> Iterator[str]:
                 yield part.strip()
 
 
-def sentence_with(text: str, needle: str) -> str:
-    """The first sentence containing `needle`, or `needle` itself."""
-    return next((s for s in sentences(text) if needle in s), needle)
+def entry_sentences(entry: Entry) -> Iterator[str]:
+    """The description and the body, each cut into sentences on its own."""
+    yield from sentences(entry.description)
+    yield from sentences(entry.body)
+
+
+def sentence_with(entry: Entry, needle: str) -> str:
+    """The first sentence of the entry containing `needle`, or `needle` itself."""
+    return next((s for s in entry_sentences(entry) if needle in s), needle)
 
 
 PAST_TENSE = re.compile(r"\b(?:was|were|had been|had)\b", re.IGNORECASE)

@@ -17,10 +17,10 @@ from prune_memory.probes.base import (
 from prune_memory.probes.evidence import commit_fields, said, subject_note
 from prune_memory.probes.semver import exact, parse_version, satisfies, shown
 from prune_memory.probes.text import (
+    entry_sentences,
     has_standalone,
     match_case,
     mentions_change,
-    sentences,
     short_quote,
     told_as_past,
 )
@@ -51,7 +51,7 @@ class VersionProbe:
             return EMPTY
         result = EMPTY
         seen: set[tuple[str, str]] = set()
-        for sentence in sentences(entry.text):
+        for sentence in entry_sentences(entry):
             if NEGATED.search(sentence):
                 continue
             for match in state.mentions.finditer(sentence):
@@ -108,7 +108,7 @@ def _as_history(entry: Entry, sentence: str, successors: list[str]) -> bool:
         return True
     if any(has_standalone(entry.text, s, True) for s in successors):
         return True
-    return any(mentions_change(other) for other in sentences(entry.text))
+    return any(mentions_change(other) for other in entry_sentences(entry))
 
 
 def _package_version(phrase: str, version: str, declared: tuple[Declared, ...],
