@@ -20,8 +20,8 @@ from prune_memory.cli.common import (
     resolve_memory_dir,
 )
 from prune_memory.errors import ExitCode
+from prune_memory.hooks.recall import measured_reads
 from prune_memory.report import views
-from prune_memory.stages.access import Access
 from prune_memory.stages.inventory import take_inventory
 from prune_memory.stages.reachability import scan as scan_reachability
 from prune_memory.stages.status import check_due, collect_status
@@ -39,7 +39,8 @@ def inventory(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
     Example: prune-memory inventory ~/.claude/projects/-home-me-app/memory --json
     """
     memdir = load_memory_dir(resolve_memory_dir(memory_dir, project))
-    inv = take_inventory(memdir, parse_now(now), reads=_measured_reads(memdir.root))
+    moment = parse_now(now)
+    inv = take_inventory(memdir, moment, reads=measured_reads(memdir.root, moment))
     if json:
         emit_json(inv.to_json())
     else:
@@ -118,6 +119,3 @@ def due(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
 def _register(root: Path) -> list[tuple[str, str]]:
     return [(row.register_id, row.tombstone) for row in read_log(root).rows]
 
-
-def _measured_reads(root: Path) -> dict[str, Access]:
-    return {}

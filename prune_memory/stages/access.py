@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from prune_memory.model import JSON, Entry, EntryKind, MemoryDir
 
@@ -16,11 +17,16 @@ class Access:
     label: str
     sessions: int | None = None
     since: str | None = None
+    last: str | None = None  # ISO time of the newest measured read
+
+    @property
+    def last_read(self) -> datetime | None:
+        return datetime.fromisoformat(self.last) if self.last else None
 
     def to_json(self) -> JSON:
         out: JSON = {"reads": self.reads, "measured": self.measured, "label": self.label}
         if self.measured:
-            out.update({"sessions": self.sessions, "since": self.since})
+            out.update({"sessions": self.sessions, "since": self.since, "last": self.last})
         return out
 
 

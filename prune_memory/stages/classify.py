@@ -13,7 +13,7 @@ _EPHEMERAL = re.compile(
     re.IGNORECASE)
 _DECISION = re.compile(
     r"\b(?:decided|decision|chose|chosen|opted|we went with|settled on|rationale|trade-?off|"
-    r"instead of|rather than|ADR)\b", re.IGNORECASE)
+    r"ADR)\b", re.IGNORECASE)
 _PATTERN = re.compile(
     r"\b(?:workaround|gotcha|fix(?:ed)? by|root cause|when you see|if you see|symptom|"
     r"means that|pattern|recipe|to debug|exit code \d+|flaky|retry)\b", re.IGNORECASE)

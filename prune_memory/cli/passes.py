@@ -1,0 +1,61 @@
+"""The pass: `plan` (read-only) and `run` (the whole procedure, with review)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from prune_memory.cli.common import (
+    JsonOpt,
+    MemoryDirArg,
+    NowOpt,
+    ProjectOpt,
+    RepoOpt,
+    app,
+    console,
+    parse_now,
+    report_load_errors,
+    resolve_memory_dir,
+    resolve_repo,
+)
+from prune_memory.model import LoadError
+from prune_memory.pipeline import PassOptions, build_plan
+from prune_memory.plan import Plan
+from prune_memory.report.formats import Format, renderer
+
+FormatOpt = Annotated[Format, typer.Option("--format", help="table, json or markdown.")]
+ConfigOpt = Annotated[Path | None, typer.Option(
+    "--config", help="Config file (count rules); default: .prune-memory.toml in the repo.")]
+
+
+def pass_options(root: Path, repo: Path | None, project: Path | None, now: str | None,
+                 config: Path | None) -> PassOptions:
+    from prune_memory.hooks.recall import measured_reads
+
+    moment = parse_now(now)
+    return PassOptions(repo=resolve_repo(repo, root, project), now=moment, config=config,
+                       reads=measured_reads(root, moment))
+
+
+@app.command()
+def plan(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None, repo: RepoOpt = None,
+         json: JsonOpt = False, fmt: FormatOpt = Format.TABLE, now: NowOpt = None,
+         config: ConfigOpt = None) -> None:
+    """Show what a pass would do to every entry, with evidence; changes nothing.
+
+    Example: prune-memory plan ~/.claude/projects/-home-me-app/memory --repo ~/app --json
+    """
+    root = resolve_memory_dir(memory_dir, project)
+    result = build_plan(root, pass_options(root, repo, project, now, config))
+    render_plan(result, Format.JSON if json else fmt)
+    report_load_errors([LoadError(**e) for e in result.errors])
+
+
+def render_plan(result: Plan, fmt: Format) -> None:
+    out = renderer(fmt)(result)
+    if isinstance(out, str):
+        typer.echo(out, nl=not out.endswith("\n"))
+    else:
+        console().print(out)

@@ -1,0 +1,124 @@
+"""The pass, stage by stage: load → classify → probe → fidelity and hygiene → decide → plan.
+
+Applying the plan, the audit entry and the closing scan live in `stages/runpass.py`; this
+module only reads, so `plan` can never change anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from prune_memory.config import load_config
+from prune_memory.model import Entry, Fidelity, Finding, FindingCode, MemoryDir
+from prune_memory.plan import Plan
+from prune_memory.stages.access import Access
+from prune_memory.stages.claudemd import read_claude_md
+from prune_memory.stages.decay import Decay, entry_decay
+from prune_memory.stages.decide import Evidence
+from prune_memory.stages.fidelity import check_fidelity
+from prune_memory.stages.filters import load_policy
+from prune_memory.stages.hygiene import check_hygiene
+from prune_memory.stages.inoculation import find_abandoned_strategy
+from prune_memory.stages.inventory import Inventory, take_inventory
+from prune_memory.stages.planbuild import assemble_plan
+from prune_memory.stages.reachability import scan
+from prune_memory.stages.staleness import StalenessReport, probe_staleness
+from prune_memory.stages.utility import check_utility
+from prune_memory.store.loader import load_memory_dir
+from prune_memory.store.pruninglog import PruningLog, read_log
+
+Progress = Callable[[str], None]
+STALE_AT = 0.8
+
+
+def _quiet(stage: str) -> None:
+    """The default progress callback: stages never print, the CLI may."""
+
+
+@dataclass(frozen=True)
+class PassOptions:
+    repo: Path | None
+    now: datetime
+    home: Path = field(default_factory=Path.home)
+    config: Path | None = None
+    near_threshold: float = 0.8
+    require_source: bool = False
+    reads: Mapping[str, Access] = field(default_factory=dict)
+
+
+def build_plan(root: Path, options: PassOptions, progress: Progress = _quiet) -> Plan:
+    """Run every read-only stage on `root` and decide what to do with each entry."""
+    progress("load")
+    memdir = load_memory_dir(root)
+    log = read_log(root)
+    progress("classify")
+    inventory = take_inventory(memdir, options.now, options.reads)
+    progress("staleness")
+    staleness = probe_staleness(memdir, options.repo, options.now,
+                                load_config(options.config, options.repo))
+    progress("fidelity")
+    protected = frozenset(item.file for item in log.protected)
+    fidelity = check_fidelity(memdir, protected=protected, near_threshold=options.near_threshold,
+                              claude_md=read_claude_md(options.repo, options.home))
+    progress("hygiene")
+    hygiene = check_hygiene(memdir, policy=load_policy(root),
+                            require_source=options.require_source)
+    progress("decide")
+    evidence = gather_evidence(memdir, inventory, staleness, [fidelity, hygiene], log, options)
+    reach = scan(memdir, [(r.register_id, r.tombstone) for r in log.rows])
+    return assemble_plan(memdir, options, evidence, reach, staleness)
+
+
+def gather_evidence(memdir: MemoryDir, inventory: Inventory, staleness: StalenessReport,
+                    checks: list[Mapping[str, tuple[Finding, ...]]], log: PruningLog,
+                    options: PassOptions) -> list[tuple[Evidence, Decay]]:
+    """Everything learned about each entry, in the order the entries were loaded."""
+    covered = _inoculated(memdir)
+    out: list[tuple[Evidence, Decay]] = []
+    for row in inventory.rows:
+        entry = row.entry
+        found = [*staleness.findings.get(entry.file, ())]
+        for check in checks:
+            found.extend(check.get(entry.file, ()))
+        found.extend(_own_checks(entry))
+        decay = entry_decay(entry, options.now, recall_count=row.access.reads,
+                            last_recall=row.access.last_read)
+        probed = staleness.fidelity.get(entry.file, Fidelity.UNVERIFIABLE)
+        if decay.score >= STALE_AT and any(f.code is FindingCode.UNVERIFIABLE for f in found):
+            found.append(_stale(decay))
+        out.append((Evidence(
+            entry=entry, classification=row.classification, findings=tuple(found),
+            probed=probed, protected=log.is_protected(entry.file), access=row.access,
+            proposed_text=staleness.proposed_text.get(entry.file),
+            inoculated_by=covered.get(entry.file)), decay))
+    return out
+
+
+def _own_checks(entry: Entry) -> list[Finding]:
+    found = list(check_utility(entry))
+    abandoned = find_abandoned_strategy(entry)
+    if abandoned is not None:
+        found.append(abandoned)
+    return found
+
+
+def _stale(decay: Decay) -> Finding:
+    return Finding(FindingCode.STALE,
+                   f"idle {decay.days_idle} days since {decay.idle_source} "
+                   f"(staleness {decay.score:.2f}); with an unverifiable claim this is low "
+                   "fidelity, never a withdrawal on age alone",
+                   evidence=decay.to_json())
+
+
+def _inoculated(memdir: MemoryDir) -> dict[str, str]:
+    """Entries a SUPERSEDED record already points at, so inoculation is not proposed twice."""
+    covered: dict[str, str] = {}
+    counters = [e for e in memdir.topics if e.memory_type == "superseded"]
+    for entry in memdir.topics:
+        for counter in counters:
+            if entry.file in counter.body or f"[[{entry.name}]]" in counter.body:
+                covered.setdefault(entry.file, counter.file)
+    return covered

@@ -1,0 +1,66 @@
+"""Turn each entry's evidence into a plan entry, and the pass's findings into one Plan."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from prune_memory.model import INDEX_FILE, JSON, Action, MemoryDir
+from prune_memory.plan import Plan, PlanEntry
+from prune_memory.stages.decay import Decay
+from prune_memory.stages.decide import Decision, Evidence, decide, grade
+from prune_memory.stages.inoculation import draft_inoculation
+from prune_memory.stages.reachability import Reachability
+from prune_memory.stages.repairs import propose_repairs
+from prune_memory.stages.staleness import StalenessReport
+
+if TYPE_CHECKING:
+    from prune_memory.pipeline import PassOptions
+
+INOCULATING = (Action.WITHDRAW_INOCULATE, Action.INOCULATE)
+
+
+def plan_entry(ev: Evidence, decision: Decision, decay: Decay, options: PassOptions,
+               checked: str) -> PlanEntry:
+    entry = ev.entry
+    return PlanEntry(
+        file=entry.file, name=entry.name, memory_type=entry.memory_type,
+        cls=ev.classification.cls, signal=ev.classification.signal, protected=ev.protected,
+        fidelity=grade(ev).value, access={**ev.access.to_json(), "decay": decay.to_json(),
+                                          "checked": checked},
+        findings=ev.findings, action=decision.action, rule=decision.rule,
+        sha256=entry.sha256, proposed_text=decision.proposed_text, reason=decision.reason,
+        related=decision.related,
+        inoculation=draft_inoculation(entry, options.now)
+        if decision.action in INOCULATING else None,
+    )
+
+
+def assemble_plan(memdir: MemoryDir, options: PassOptions,
+                  evidence: Sequence[tuple[Evidence, Decay]], reach: Reachability,
+                  staleness: StalenessReport) -> Plan:
+    """The plan of one pass: every entry decided, the index figures and reachability."""
+    entries = tuple(plan_entry(ev, decide(ev), decay, options, staleness.checked(ev.entry.file))
+                    for ev, decay in evidence)
+    reachability = {**reach.to_json(), "repairs": propose_repairs(memdir, reach, entries)}
+    return Plan(
+        memory_dir=str(memdir.root), repo=str(options.repo) if options.repo else None,
+        now=options.now, index=_index_json(memdir, reach), entries=entries,
+        reachability=reachability, errors=tuple(e.to_json() for e in memdir.errors),
+        notes=_notes(staleness),
+    )
+
+
+def _index_json(memdir: MemoryDir, reach: Reachability) -> JSON:
+    if memdir.index is None:
+        return {"path": INDEX_FILE, "lines": 0, "chars": 0, "line_cap": 200,
+                "char_cap": 25_000, "usage": 0.0, "binding_cap": "lines", "unloaded": []}
+    return {"path": memdir.index.file, **memdir.index.cap.to_json(),
+            "unloaded": [u["file"] for u in reach.unloaded]}
+
+
+def _notes(staleness: StalenessReport) -> tuple[str, ...]:
+    repo = staleness.repo
+    if repo.get("available", True):
+        return ()
+    return (f"repo not readable ({repo.get('reason', 'unknown')}): claims are unverifiable",)

@@ -1,0 +1,48 @@
+"""Step 9's repairs: what it takes to make the index and the files agree again.
+
+Each repair is plain data in the plan; the pass applies them through the engine, so every
+one is logged and reversible like a withdrawal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from prune_memory.model import JSON, Action, Entry, MemoryDir
+from prune_memory.stages.reachability import Reachability
+
+if TYPE_CHECKING:
+    from prune_memory.plan import PlanEntry
+
+LEAVING = (Action.WITHDRAW, Action.WITHDRAW_INOCULATE)
+ORPHAN_SECTION = "Re-indexed by prune-memory"
+
+
+def index_line_for(entry: Entry) -> str:
+    """The index line Claude Code would have written: `- [Title](file.md) — hook`."""
+    title = entry.name.replace("_", " ").replace("-", " ").strip() or entry.file
+    hook = " ".join(entry.description.split()) or "(no description)"
+    return f"- [{title[:1].upper() + title[1:]}]({entry.file}) — {hook}"
+
+
+def propose_repairs(memdir: MemoryDir, reach: Reachability,
+                    entries: Sequence[PlanEntry]) -> list[JSON]:
+    """Drop dangling index lines, fix inexact links, index orphans that stay."""
+    leaving = {e.file for e in entries if e.action in LEAVING}
+    repairs: list[JSON] = [
+        {"kind": "drop-dangling", "line": d["line"], "target": d["target"], "text": d["text"],
+         "why": f"index line {d['line']} links {d['target']}, which does not exist"}
+        for d in reach.dangling]
+    repairs += [
+        {"kind": "fix-link", "line": d["line"], "from": d["target"], "to": d["likely"],
+         "text": d["text"], "why": f"{d['target']} most likely means {d['likely']}"}
+        for d in reach.degraded if d["target"] != d["likely"]]
+    for orphan in reach.orphaned:
+        entry = memdir.entry(orphan["file"])
+        if entry is None or entry.file in leaving:
+            continue
+        repairs.append({"kind": "index-orphan", "file": entry.file,
+                        "line": index_line_for(entry), "section": ORPHAN_SECTION,
+                        "why": f"{entry.file} is on disk but nothing in the index points at it"})
+    return repairs
