@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from prune_memory.errors import RefusedError
 from prune_memory.store.indexlinks import linking_lines
+from prune_memory.store.placement import CONTEXT, position
 from prune_memory.store.tombstone import IndexLineRecord
 
 BOM = "\ufeff"
@@ -50,11 +51,13 @@ class IndexText:
         return (self.bom + body).encode("utf-8")
 
     def insert(self, at: int, line: str, eol: str) -> None:
-        """Insert one line at position `at`, keeping a missing final newline missing."""
-        if at == len(self.lines) and self.lines and self.eols[-1] == "":
-            self.eols[-1] = eol or "\n"
+        """Insert one line at `at`. At the end of a file without a final newline, the old
+        last line gets one and the new line goes without, so that style is kept."""
+        at_end = at == len(self.lines)
+        if at_end and self.lines and self.eols[-1] == "":
+            self.eols[-1] = eol or self._neighbour_eol(at)
             eol = ""
-        elif not eol:
+        elif not eol and not at_end:
             eol = self._neighbour_eol(at)
         self.lines.insert(at, line)
         self.eols.insert(at, eol)
@@ -84,13 +87,6 @@ def remove_entry(raw: bytes, file: str,
     for n in reversed(doomed):
         del index.lines[n]
         del index.eols[n]
-    if doomed and records[-1].eol == "" and index.lines and doomed[-1] >= len(index.lines):
-        # The last line had no newline: the line now last gives up its own, and the
-        # record keeps it so a restore can hand it back.
-        moved = index.eols[-1]
-        index.eols[-1] = ""
-        records[-1] = IndexLineRecord(records[-1].text, moved, records[-1].after,
-                                      records[-1].before)
     if replacement is not None and not has_line_in(index, replacement):
         at = doomed[0] if doomed else len(index.lines)
         index.insert(at, replacement, first_eol if doomed else "")
@@ -115,7 +111,9 @@ def restore_lines(raw: bytes, records: Sequence[IndexLineRecord],
     for record in records:
         if record.text in index.lines:
             continue
-        index.insert(_position(index.lines, record, hints), record.text, record.eol)
+        siblings = [r for r in records if r is not record]  # the entry's other lines
+        index.insert(position(index.lines, record, [*hints, *siblings]), record.text,
+                     record.eol)
     return index.render()
 
 
@@ -124,33 +122,7 @@ def has_line_in(index: IndexText, text: str) -> bool:
 
 
 def _record(index: IndexText, n: int) -> IndexLineRecord:
-    return IndexLineRecord(
-        text=index.lines[n], eol=index.eols[n],
-        after=index.lines[n - 1] if n > 0 else None,
-        before=index.lines[n + 1] if n + 1 < len(index.lines) else None,
-    )
-
-
-def _position(lines: list[str], record: IndexLineRecord,
-              hints: Sequence[IndexLineRecord]) -> int:
-    """Where a removed line goes: between its old neighbours, else next to the line
-    another tombstone says it sat beside, else after its old predecessor, else the end."""
-    for at in range(len(lines) + 1):
-        before_ok = at == 0 if record.after is None else at > 0 and lines[at - 1] == record.after
-        after_ok = (at == len(lines) if record.before is None
-                    else at < len(lines) and lines[at] == record.before)
-        if before_ok and after_ok:
-            return at
-    for at, line in enumerate(lines):
-        for hint in hints:
-            if hint.text == line and hint.after == record.text:
-                return at
-            if hint.text == line and hint.before == record.text:
-                return at + 1
-    if record.after is None:
-        return 0
-    if record.after in lines:
-        return lines.index(record.after) + 1
-    if record.before is not None and record.before in lines:
-        return lines.index(record.before)
-    return len(lines)
+    lines = index.lines
+    return IndexLineRecord(text=lines[n], eol=index.eols[n],
+                           prev=tuple(reversed(lines[max(0, n - CONTEXT):n])),
+                           next=tuple(lines[n + 1:n + 1 + CONTEXT]), at=n)

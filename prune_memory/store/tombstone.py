@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from string import Template
@@ -31,20 +31,30 @@ NOT_APPLICABLE = "N/A"
 
 @dataclass(frozen=True)
 class IndexLineRecord:
-    """One removed index line: its text, line ending and the lines around it at the time."""
+    """One removed index line: its text and line ending, the lines around it at the time
+    (nearest first: `prev` above, `next` below; shorter than 3 at the file's edge) and its
+    0-based line number then."""
 
     text: str
     eol: str
-    after: str | None
-    before: str | None
+    prev: tuple[str, ...] = ()
+    next: tuple[str, ...] = ()
+    at: int = 0
+    seq: str = ""  # register id of the withdrawal, filled in when read from a tombstone
 
-    def to_json(self) -> dict[str, str | None]:
-        return {"line": self.text, "eol": self.eol, "after": self.after, "before": self.before}
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"line": self.text, "eol": self.eol, "prev": list(self.prev),
+                                "next": list(self.next), "at": self.at}
+        if self.seq:
+            data["seq"] = self.seq
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> IndexLineRecord:
         return cls(text=str(data["line"]), eol=str(data.get("eol", "\n")),
-                   after=_opt(data.get("after")), before=_opt(data.get("before")))
+                   prev=tuple(str(x) for x in data.get("prev") or ()),
+                   next=tuple(str(x) for x in data.get("next") or ()),
+                   at=int(data.get("at") or 0), seq=str(data.get("seq") or ""))
 
 
 @dataclass(frozen=True)
@@ -151,10 +161,6 @@ def _as_text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def _opt(value: Any) -> str | None:
-    return None if value is None else str(value)
-
-
 def read_tombstone(root: Path, rel: str) -> Tombstone | None:
     """The tombstone at `rel` under `root`, or None when it is missing or unreadable."""
     path = root / rel
@@ -176,5 +182,6 @@ def index_records(root: Path, skip: str = "") -> list[IndexLineRecord]:
         rel = f"{TOMBSTONE_DIR}/{path.name}"
         stone = read_tombstone(root, rel) if rel != skip else None
         if stone is not None:
-            found.extend(stone.header.index_lines)
+            found.extend(replace(rec, seq=stone.header.register_id)
+                         for rec in stone.header.index_lines)
     return found
