@@ -19,7 +19,13 @@ sys.path.insert(0, str(ROOT))
 from prune_memory.model import Entry, EntryKind, MemoryDir  # noqa: E402
 from prune_memory.secrets.scan import find_spans  # noqa: E402
 from prune_memory.stages.filters import default_policy  # noqa: E402
-from prune_memory.stages.hygiene import check_hygiene  # noqa: E402
+from prune_memory.stages.hygiene import (  # noqa: E402
+    check_hygiene,
+    find_injection,
+    find_secrets,
+    match_filters,
+    score_noise,
+)
 from tests.secrets.corpus import lookalikes, secrets  # noqa: E402
 
 RUNS = 15
@@ -75,6 +81,20 @@ def throughput(n: int = 10_000) -> float:
     return time.perf_counter() - start
 
 
+def worst_line_s(size: int = 200_000) -> float:
+    """Slowest single-text check over a few adversarial one-line texts of `size` characters."""
+    policy = default_policy()
+    texts = ["x && " * (size // 5), "tried " * (size // 6), "a-" * (size // 2),
+             "https://a:b" * (size // 11), "//x" * (size // 3)]
+    worst = 0.0
+    for text in texts:
+        start = time.perf_counter()
+        find_secrets(text), score_noise(text, secrets=()), find_injection(text)
+        match_filters(text, policy)
+        worst = max(worst, time.perf_counter() - start)
+    return worst
+
+
 def main() -> None:
     import tempfile
 
@@ -91,11 +111,13 @@ def main() -> None:
                                   for key, (b, m) in results.items()}
     figures["corpus"] = corpus_figures()
     figures["check_hygiene_10k_entries_s"] = round(throughput(), 2)
+    figures["worst_200k_single_line_s"] = round(worst_line_s(), 2)
     print(f"{'figure':<28} {'best':>8} {'median':>8}")
     for key, (best, median) in results.items():
         print(f"{key:<28} {best:>8.1f} {median:>8.1f}  ms")
     print(f"{'corpus':<28} {figures['corpus']}")
     print(f"{'check_hygiene 10k entries':<28} {figures['check_hygiene_10k_entries_s']} s")
+    print(f"{'worst 200k-char line':<28} {figures['worst_200k_single_line_s']} s")
     out = ROOT / "bench" / "results" / "hygiene.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(figures, indent=2) + "\n")

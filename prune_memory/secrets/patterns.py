@@ -20,6 +20,9 @@ class LabelledPattern(NamedTuple):
     confidence: int
     accept: Callable[[str], bool]
     trim: bool = False  # strip sentence punctuation from the end of the value
+    # Lowercase substrings one of which every match contains: a cheap test that lets
+    # ordinary text skip the regex (empty: always run it).
+    needles: tuple[str, ...] = ()
 
 
 def _always(_: str) -> bool:
@@ -47,56 +50,67 @@ PATTERNS: tuple[LabelledPattern, ...] = (
         "private-key",
         re.compile(r"-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----"
                    r"(?P<value>[\s\S]*?)(?=-----END [A-Z0-9 ]*-----|\Z)"),
-        STRUCTURE, values.is_key_body),
+        STRUCTURE, values.is_key_body,
+        needles=("private key",)),
     LabelledPattern(
         "github-token",
         re.compile(r"(?<![\w-])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{50,255})"
                    r"(?![\w-])"),
-        VENDOR_FORMAT, _always),
+        VENDOR_FORMAT, _always,
+        needles=("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
     LabelledPattern(
         "slack-token",
         re.compile(r"(?<![\w-])(?:xox[abposre]-(?:[A-Za-z0-9]+-)+[A-Za-z0-9]+"
                    r"|xapp-\d-[A-Z0-9]+-\d+-[a-f0-9]+)(?![\w-])"),
-        VENDOR_FORMAT, values.has_digit),
+        VENDOR_FORMAT, values.has_digit,
+        needles=("xox", "xapp-")),
     LabelledPattern(
         "aws-access-key",
         re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}"
                    r"(?![A-Za-z0-9])"),
-        VENDOR_FORMAT, _always),
+        VENDOR_FORMAT, _always,
+        needles=("akia", "asia", "abia", "acca", "a3t")),
     LabelledPattern(
         "google-api-key",
         re.compile(r"(?<![\w-])AIza[0-9A-Za-z_-]{35}(?![\w-])"),
-        VENDOR_FORMAT, _always),
+        VENDOR_FORMAT, _always,
+        needles=("aiza",)),
     LabelledPattern(
         "anthropic-key",
         re.compile(r"(?<![\w-])sk-ant-[a-z0-9]{2,8}-[A-Za-z0-9_-]{20,}(?![\w-])"),
-        VENDOR_FORMAT, values.is_random_after_prefix),
+        VENDOR_FORMAT, values.is_random_after_prefix,
+        needles=("sk-ant-",)),
     LabelledPattern(
         "openai-key",
         re.compile(r"(?<![\w-])sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}(?![\w-])"),
-        VENDOR_FORMAT, values.is_random_after_prefix),
+        VENDOR_FORMAT, values.is_random_after_prefix,
+        needles=("sk-",)),
     LabelledPattern(
         "jwt",
         re.compile(r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}"
                    r"(?![\w-])"),
-        STRUCTURE, values.is_jwt),
+        STRUCTURE, values.is_jwt,
+        needles=("eyj",)),
     LabelledPattern(
         "connection-string",
         re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/@'\"`<>]+:"
                    r"(?P<value>[^\s@/'\"`<>]+)@[^\s/'\"`<>]+"),
-        STRUCTURE, values.is_url_password),
+        STRUCTURE, values.is_url_password,
+        needles=("://",)),
     LabelledPattern(
         "bearer-token",
         re.compile(r"(?<![\w-])Bearer[ \t]+(?P<value>[A-Za-z0-9._~+/-]{20,}=*)"),
-        ASSIGNMENT, values.is_credential_value),
+        ASSIGNMENT, values.is_credential_value,
+        needles=("bearer",)),
     LabelledPattern(
         "env-secret",
         re.compile(rf"(?<![\w-])(?:export[ \t]+)?{_ENV_NAME}[ \t]*=[ \t]*[\"']?{_VALUE}"),
-        ASSIGNMENT, values.is_credential_value, trim=True),
+        ASSIGNMENT, values.is_credential_value, trim=True,
+        needles=("secret", "pass", "pwd", "token", "key", "credential", "auth")),
     LabelledPattern("password", _assignment(_PASSWORD_NAME), ASSIGNMENT,
-                    values.is_credential_value, trim=True),
+                    values.is_credential_value, trim=True, needles=("pass", "pwd")),
     LabelledPattern("token-assignment", _assignment(_TOKEN_NAME), ASSIGNMENT,
-                    values.is_credential_value, trim=True),
+                    values.is_credential_value, trim=True, needles=("token", "secret", "key")),
 )
 
 
@@ -109,7 +123,10 @@ class PatternDetector:
         self.patterns = patterns
 
     def spans(self, text: str) -> Iterator[SecretSpan]:
+        lower = text.lower()
         for pattern in self.patterns:
+            if pattern.needles and not any(needle in lower for needle in pattern.needles):
+                continue
             for match in pattern.regex.finditer(text):
                 span = _value_span(match, pattern.trim)
                 if span is None:

@@ -34,6 +34,9 @@ def find_secrets(text: str,
 
 def hits_for(text: str, spans: Iterable[SecretSpan]) -> tuple[SecretHit, ...]:
     """Describe spans of `text` without keeping their values."""
+    spans = tuple(spans)
+    if not spans:
+        return ()
     line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
     return tuple(
         SecretHit(label=span.label, first4=shown_prefix(text[span.start:span.end]),

@@ -61,6 +61,8 @@ class VendorDetector:
         self.plugins = tuple(plugins)
 
     def spans(self, text: str) -> Iterator[SecretSpan]:
+        if not _any_trigger(self.plugins).search(text):
+            return  # the usual case: one search, and detect-secrets is never imported
         for row in self.plugins:
             if not _trigger(row).search(text):
                 continue
@@ -73,12 +75,17 @@ class VendorDetector:
 
 def triggered(text: str, plugins: Sequence[VendorPlugin] = VENDOR_PLUGINS) -> bool:
     """Whether any vendor plugin could match: the cheap test that saves the import."""
-    return any(_trigger(row).search(text) for row in plugins)
+    return _any_trigger(tuple(plugins)).search(text) is not None
 
 
 @cache
 def _trigger(row: VendorPlugin) -> re.Pattern[str]:
     return re.compile(row.trigger)
+
+
+@cache
+def _any_trigger(plugins: tuple[VendorPlugin, ...]) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{row.trigger})" for row in plugins))
 
 
 @cache

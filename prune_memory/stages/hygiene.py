@@ -60,13 +60,15 @@ def entry_findings(entry: Entry, *, policy: Policy,
 
 def entry_secrets(entry: Entry) -> tuple[tuple[str, SecretHit], ...]:
     """(where, hit) for each secret in the body and the frontmatter, minus allowed labels."""
-    allowed = allowed_labels(entry.frontmatter)
     where = "index line" if entry.kind is EntryKind.INDEX_LINE else "body"
-    found = [(where, hit) for hit in find_secrets(entry.body)]
-    # Lines of the rendered frontmatter mean nothing to a reader: those hits carry line 0.
-    found += [("frontmatter", dataclasses.replace(hit, line=0))
-              for hit in find_secrets(_frontmatter_text(entry.frontmatter))]
-    kept = set(without_allowed((hit for _, hit in found), allowed))
+    body_lines = entry.body.count("\n") + 1
+    meta_text = _frontmatter_text(entry.frontmatter)
+    # One scan over both parts; lines of the rendered frontmatter mean nothing to a reader,
+    # so hits there carry line 0.
+    found = [(where, hit) if hit.line <= body_lines
+             else ("frontmatter", dataclasses.replace(hit, line=0))
+             for hit in find_secrets(f"{entry.body}\n{meta_text}" if meta_text else entry.body)]
+    kept = set(without_allowed((hit for _, hit in found), allowed_labels(entry.frontmatter)))
     return tuple((part, hit) for part, hit in found if hit in kept)
 
 

@@ -2,8 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from prune_memory.secrets.patterns import PatternDetector
+from prune_memory.secrets.patterns import PATTERNS, PatternDetector
 from prune_memory.secrets.scan import find_spans
+from tests.secrets.corpus import lookalikes, secrets
 
 ONLY_PATTERNS = (PatternDetector(),)
 
@@ -66,3 +67,13 @@ def test_env_style_needs_a_credential_name_at_the_end() -> None:
     assert _labels("SECRET_KEY=Zk3jH8s0Qw2mN5vB") == ["env-secret"]
     assert _labels("SECRET_KEY_FILE=/run/secrets/key") == []
     assert _labels("TOKEN_TTL_SECONDS=86400") == []
+
+
+def test_needles_never_hide_a_match() -> None:
+    texts = [s.text for s in secrets() + lookalikes()] + [
+        "password: hunter2x", "SECRET_KEY=Zk3jH8s0Qw2mN5vB", "Bearer abcdefghij0123456789xyz"]
+    for pattern in PATTERNS:
+        for text in texts:
+            if pattern.regex.search(text):
+                assert any(n in text.lower() for n in pattern.needles) or not pattern.needles, (
+                    pattern.label)
