@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -73,7 +73,8 @@ def _from_tombstone(root: Path, row: RegisterRow) -> Source | None:
     if stone is None or sha256(stone.original) != stone.header.original_sha256:
         return None
     head = stone.header
-    return Source(file=head.original_file, data=stone.original, records=head.index_lines,
+    records = tuple(replace(rec, seq=head.register_id) for rec in head.index_lines)
+    return Source(file=head.original_file, data=stone.original, records=records,
                   superseded=head.superseded_by, where=row.tombstone)
 
 
