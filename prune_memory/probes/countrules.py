@@ -20,6 +20,7 @@ DIR = r"(?:\./)?[\w.-]+(?:/[\w.-]+)*"
 TOTAL_CUE = (r"(?:has|have|contains?|holds?|there\s+are|across|totals?|totalling)\s+"
              r"(?:about\s+|around\s+|roughly\s+|~\s*)?")
 
+CUE_WORDS = ("has", "have", "contain", "hold", "there are", "across", "total")
 NAMED_FILES = re.compile(rf"(?<![\w.])(?P<n>{NUMBER})\s+`?(?P<name>{FILE_NAME})`?\s+files?\b",
                          re.IGNORECASE)
 SCOPE_BEFORE = re.compile(rf"`?(?P<dir>{DIR})/`?\s+(?:has|contains|holds)\s+"
@@ -78,9 +79,20 @@ def user_claims(text: str, rules: tuple[CountRule, ...]) -> Iterator[CountClaim]
 
 def builtin_claims(text: str) -> Iterator[CountClaim]:
     """Claims the built-in rules recognise (directory nouns are checked later, with the tree)."""
-    for match in NAMED_FILES.finditer(text):
-        scope = _scope(text, match.start(), match.end())
-        yield _claim(match, CountSpec("basename", scope, (match.group("name"),)))
+    low = text.lower()
+    # Cheap word checks first: most memories state no count, and the patterns are costly.
+    if "file" in low:
+        for match in NAMED_FILES.finditer(text):
+            scope = _scope(text, match.start(), match.end())
+            yield _claim(match, CountSpec("basename", scope, (match.group("name"),)))
+    if "/" in low and any(verb in low for verb in ("has", "contains", "holds")):
+        yield from _directory_claims(text)
+    if any(cue in low for cue in CUE_WORDS):
+        for match in NOUN_TOTAL.finditer(text):
+            yield _claim(match, CountSpec("children", arg=(match.group("noun").lower(),)))
+
+
+def _directory_claims(text: str) -> Iterator[CountClaim]:
     for match in DIR_FILES.finditer(text):
         yield _claim(match, _dir_spec(match))
     for match in DIR_OWN_NOUN.finditer(text):
@@ -88,8 +100,6 @@ def builtin_claims(text: str) -> Iterator[CountClaim]:
             kind = (match.group("kind") or "").lower()
             yield _claim(match, CountSpec("members", match.group("dir").removeprefix("./"),
                                           LANGUAGES.get(kind, ())))
-    for match in NOUN_TOTAL.finditer(text):
-        yield _claim(match, CountSpec("children", arg=(match.group("noun").lower(),)))
 
 
 def _claim(match: re.Match[str], spec: CountSpec) -> CountClaim:

@@ -16,7 +16,7 @@ from prune_memory.probes.base import (
 )
 from prune_memory.probes.countrules import CountClaim, builtin_claims, user_claims
 from prune_memory.probes.evidence import commit_fields, said, subject_note
-from prune_memory.probes.recount import last_change, recount
+from prune_memory.probes.recount import TreeIndex, last_change, recount
 
 KIND = "count"
 
@@ -49,13 +49,14 @@ def _check(claim: CountClaim, ctx: ProbeContext) -> ProbeResult:
         if claim.spec.what == "children":
             return EMPTY
         return _claim(claim, Verdict.UNVERIFIABLE, "no git repository to check against")
-    counted = ctx.memo(f"count.{claim.spec!r}", lambda: recount(facts, claim.spec))
+    tree = ctx.memo("count.tree", lambda: TreeIndex.build(facts))
+    counted = ctx.memo(f"count.{claim.spec!r}", lambda: recount(facts, tree, claim.spec))
     if counted is None:
         return EMPTY
     note = f"{counted.total}: {counted.how}"
     if counted.total == claim.number:
         return _claim(claim, Verdict.CONFIRMED, note)
-    change = ctx.memo(f"count-change.{claim.spec!r}", lambda: last_change(facts, counted))
+    change = ctx.memo(f"count-change.{claim.spec!r}", lambda: last_change(facts, tree, counted))
     commit = change[0] if change else (facts.commits[0].sha if facts.commits else None)
     since = f"; it last changed from {change[1]} to {change[2]}" if change else ""
     where = f" in {commit[:7]}{subject_note(ctx, commit)}" if change and commit else ""

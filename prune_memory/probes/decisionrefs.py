@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from datetime import timedelta
 
 from prune_memory.gitrepo import CommitInfo
@@ -25,31 +26,43 @@ def later(newer: Entry, older: Entry) -> bool:
     return newer.written_at[0] > older.written_at[0]
 
 
-def named_entries(text: str, memdir: MemoryDir) -> list[tuple[str, int]]:
+@dataclass(frozen=True)
+class Topics:
+    """The topic files of a memory directory, by file and by the names links use."""
+
+    by_file: Mapping[str, Entry]
+    by_name: Mapping[str, str]
+
+    @classmethod
+    def of(cls, memdir: MemoryDir) -> Topics:
+        topics = memdir.topics
+        by_name = {e.name: e.file for e in topics}
+        by_name.update({e.file.removesuffix(".md"): e.file for e in topics})
+        return cls({e.file: e for e in topics}, by_name)
+
+
+def named_entries(text: str, topics: Topics) -> list[tuple[str, int]]:
     """Topic files named in `text` (wiki name, link or file name), with where they appear."""
-    by_name = {e.name: e.file for e in memdir.topics}
-    by_name.update({e.file.removesuffix(".md"): e.file for e in memdir.topics})
-    files = {e.file for e in memdir.topics}
     found: list[tuple[str, int]] = []
     for match in WIKI.finditer(text):
-        target = by_name.get(match.group(1).strip())
+        target = topics.by_name.get(match.group(1).strip())
         if target:
             found.append((target, match.start()))
     for pattern in (MD_LINK, BARE_MD):
         for match in pattern.finditer(text):
             name = match.group(1).removeprefix("./")
-            if name in files and not name.startswith(TOMBSTONE_DIR):
+            if name in topics.by_file and not name.startswith(TOMBSTONE_DIR):
                 found.append((name, match.start()))
     return found
 
 
-def superseded_targets(record: Entry, memdir: MemoryDir) -> Iterator[tuple[str, str]]:
+def superseded_targets(record: Entry, topics: Topics) -> Iterator[tuple[str, str]]:
     """Active entries a SUPERSEDED record points at, with the line that names them."""
     lines = [m.group(0).strip() for m in SUPERSEDES_LINE.finditer(record.body)]
     for line in lines:
-        for target, _ in named_entries(line, memdir):
+        for target, _ in named_entries(line, topics):
             yield target, line
-    for target, start in named_entries(record.body, memdir):
+    for target, start in named_entries(record.body, topics):
         if target != record.file:
             yield target, record.body[max(0, start - 60):start + 60].strip()
 

@@ -19,6 +19,7 @@ from prune_memory.model import Entry, Finding, FindingCode, MemoryDir
 from prune_memory.probes.base import EMPTY, Flagged, ProbeContext, ProbeResult
 from prune_memory.probes.decisionrefs import (
     SUPERSEDED_TYPE,
+    Topics,
     later,
     named_entries,
     repo_agreement,
@@ -61,59 +62,74 @@ class DecisionProbe:
 def overrides(memdir: MemoryDir) -> Mapping[str, tuple[Override, ...]]:
     """Every overridden entry, with what overrides it."""
     table: dict[str, list[Override]] = {}
-    for item in _all_overrides(memdir):
+    for item in _all_overrides(Topics.of(memdir)):
         known = table.setdefault(item.target, [])
         if all(o.by.file != item.by.file for o in known):
             known.append(item)
     return {k: tuple(v) for k, v in table.items()}
 
 
-def _all_overrides(memdir: MemoryDir) -> Iterator[Override]:
-    topics = {e.file: e for e in memdir.topics}
-    for entry in memdir.topics:
+def _all_overrides(topics: Topics) -> Iterator[Override]:
+    decisions = _decision_sentences(topics)
+    for entry in topics.by_file.values():
         if entry.memory_type == SUPERSEDED_TYPE:
-            for target, line in superseded_targets(entry, memdir):
+            for target, line in superseded_targets(entry, topics):
                 yield Override(target, entry, line, "a SUPERSEDED record names it")
             continue
-        for sentence in entry_sentences(entry):
-            yield from _by_reference(entry, sentence, memdir, topics)
-            yield from _by_subject(entry, sentence, topics)
-
-
-def _by_reference(entry: Entry, sentence: str, memdir: MemoryDir,
-                  topics: Mapping[str, Entry]) -> Iterator[Override]:
-    for target, where in named_entries(sentence, memdir):
-        if target == entry.file or target not in topics:
+        if not (ACTIVE.search(entry.text) or PASSIVE.search(entry.text)
+                or SWITCH.search(entry.text)):
             continue
-        passive = PASSIVE.search(sentence)
+        for sentence in entry_sentences(entry):
+            yield from _by_reference(entry, sentence, topics)
+            yield from _by_subject(entry, sentence, topics, decisions)
+
+
+def _by_reference(entry: Entry, sentence: str, topics: Topics) -> Iterator[Override]:
+    passive = PASSIVE.search(sentence)
+    active = ACTIVE.search(sentence)
+    if not (passive or active):
+        return
+    for target, where in named_entries(sentence, topics):
+        if target == entry.file or target not in topics.by_file:
+            continue
         if passive and where > passive.start():
-            older, newer = entry, topics[target]
-        elif ACTIVE.search(sentence):
-            older, newer = topics[target], entry
+            older, newer = entry, topics.by_file[target]
+        elif active:
+            older, newer = topics.by_file[target], entry
         else:
             continue
         if later(newer, older):
             yield Override(older.file, newer, sentence, "a later memory says it replaces it")
 
 
-def _by_subject(entry: Entry, sentence: str,
-                topics: Mapping[str, Entry]) -> Iterator[Override]:
+def _by_subject(entry: Entry, sentence: str, topics: Topics,
+                decisions: Mapping[str, tuple[str, ...]]) -> Iterator[Override]:
     for match in SWITCH.finditer(sentence):
         old, new = [g.strip("`") for g in match.groups() if g][:2]
         if old.lower() in GENERIC or new.lower() in GENERIC or old.lower() == new.lower():
             continue
-        for other in topics.values():
-            if other.file == entry.file or not later(entry, other):
+        for file, decided in decisions.items():
+            other = topics.by_file[file]
+            if file == entry.file or not later(entry, other):
                 continue
-            if has_standalone(other.text, new, True) or not _decided_for(other, old):
+            if not any(has_standalone(s, old, True) for s in decided):
                 continue
-            yield Override(other.file, entry, sentence,
+            if has_standalone(other.text, new, True):
+                continue
+            yield Override(file, entry, sentence,
                            f"a later memory says it moved from {old} to {new}")
 
 
-def _decided_for(entry: Entry, term: str) -> bool:
-    return any(DECIDED.search(s) and has_standalone(s, term, True)
-               for s in entry_sentences(entry))
+def _decision_sentences(topics: Topics) -> dict[str, tuple[str, ...]]:
+    """The sentences of each entry that record a decision, found once per pass."""
+    found: dict[str, tuple[str, ...]] = {}
+    for entry in topics.by_file.values():
+        if entry.memory_type == SUPERSEDED_TYPE or not DECIDED.search(entry.text):
+            continue
+        decided = tuple(s for s in entry_sentences(entry) if DECIDED.search(s))
+        if decided:
+            found[entry.file] = decided
+    return found
 
 
 def _flag(entry: Entry, item: Override, ctx: ProbeContext) -> Flagged:

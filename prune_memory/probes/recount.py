@@ -2,13 +2,53 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from prune_memory.githistory import parents
 from prune_memory.gitrepo import RepoFacts
 from prune_memory.probes.countrules import CountSpec, counts_toward, under
 
 MAX_DIR_DEPTH = 2
+
+
+@dataclass(frozen=True)
+class TreeIndex:
+    """Tracked files grouped once per pass, so each recount reads a small group."""
+
+    by_name: dict[str, list[str]]
+    by_extension: dict[str, list[str]]
+    files_under: Counter[str]
+    events: list[tuple[int, int, str]]
+
+    @classmethod
+    def build(cls, facts: RepoFacts) -> TreeIndex:
+        by_name: dict[str, list[str]] = {}
+        by_extension: dict[str, list[str]] = {}
+        files_under: Counter[str] = Counter()
+        for path in facts.tracked:
+            name = path.rsplit("/", 1)[-1]
+            by_name.setdefault(name, []).append(path)
+            if "." in name:
+                by_extension.setdefault("." + name.rsplit(".", 1)[-1], []).append(path)
+            files_under.update(parents(path))
+        files_under[""] = len(facts.tracked)
+        return cls(by_name, by_extension, files_under, _events(facts))
+
+
+def _events(facts: RepoFacts) -> list[tuple[int, int, str]]:
+    """Every add (+1) and removal (-1) of a path, numbered by commit, oldest first."""
+    events: list[tuple[int, int, str]] = []
+    for seq, commit in enumerate(facts.history):
+        for change in commit.changes:
+            if change.status in ("A", "C", "R"):
+                events.append((seq, 1, change.path))
+            if change.status == "D":
+                events.append((seq, -1, change.path))
+            if change.status == "R" and change.old_path is not None:
+                events.append((seq, -1, change.old_path))
+    return events
 
 
 @dataclass(frozen=True)
@@ -20,14 +60,14 @@ class Counted:
     counts: Callable[[str], bool] | None = None
 
 
-def recount(facts: RepoFacts, spec: CountSpec) -> Counted | None:
+def recount(facts: RepoFacts, tree: TreeIndex, spec: CountSpec) -> Counted | None:
     """The true number and how it was counted; None when the tree cannot answer."""
     if spec.scope and spec.scope not in facts.directories:
         return None
     where = f" under `{spec.scope}/`" if spec.scope else ""
     test = _file_test(spec)
     if test is not None:
-        return Counted(sum(1 for p in facts.tracked if test(p)), _how(spec, where), test)
+        return Counted(_count_files(facts, tree, spec, test), _how(spec, where), test)
     if spec.what == "subdirs":
         return Counted(len(subdirs(facts, spec.scope)), f"directories directly{where}")
     if spec.what == "rule" and spec.rule is not None:
@@ -39,6 +79,17 @@ def recount(facts: RepoFacts, spec: CountSpec) -> Counted | None:
                  and d.count("/") < MAX_DIR_DEPTH]
         return _members(facts, homes[0], ()) if len(homes) == 1 else None
     return None
+
+
+def _count_files(facts: RepoFacts, tree: TreeIndex, spec: CountSpec,
+                 test: Callable[[str], bool]) -> int:
+    if spec.what == "files":
+        return tree.files_under[spec.scope]
+    if spec.what == "basename":
+        return sum(1 for p in tree.by_name.get(spec.arg[0], ()) if test(p))
+    if spec.what == "extension":
+        return sum(1 for ext in spec.arg for p in tree.by_extension.get(ext, ()) if test(p))
+    return sum(1 for p in facts.tracked if test(p))
 
 
 def _file_test(spec: CountSpec) -> Callable[[str], bool] | None:
@@ -87,26 +138,29 @@ def subdirs(facts: RepoFacts, scope: str) -> list[str]:
             if d.startswith(prefix) and "/" not in d[len(prefix):]]
 
 
-def last_change(facts: RepoFacts, counted: Counted) -> tuple[str, int, int] | None:
-    """(full sha, count before, count after) of the last commit that changed a file count."""
+def last_change(facts: RepoFacts, tree: TreeIndex,
+                counted: Counted) -> tuple[str, int, int] | None:
+    """(full sha, count before, count after) of the last commit that changed a file count.
+
+    Walks the add/remove events backwards and stops at the first commit with a net change.
+    """
     test = counted.counts
     if test is None:
         return None
-    total, found = 0, None
-    for commit in facts.history:
-        before = total
-        for change in commit.changes:
-            total += _delta(change.status, change.path, change.old_path, test)
-        if total != before:
-            found = (commit.info.sha, before, total)
-    return found
-
-
-def _delta(status: str, path: str, old_path: str | None, test: Callable[[str], bool]) -> int:
-    if status in ("A", "C"):
-        return int(test(path))
-    if status == "D":
-        return -int(test(path))
-    if status == "R" and old_path is not None:
-        return int(test(path)) - int(test(old_path))
-    return 0
+    net: dict[int, int] = {}
+    found: int | None = None
+    current: int | None = None
+    for seq, sign, path in reversed(tree.events):
+        if seq != current:
+            if current is not None and net.get(current):
+                found = current
+                break
+            current = seq
+        if test(path):
+            net[seq] = net.get(seq, 0) + sign
+    else:
+        found = current if current is not None and net.get(current) else None
+    if found is None:
+        return None
+    # Every later commit left the count as it was, so the count after `found` is today's.
+    return facts.history[found].info.sha, counted.total - net[found], counted.total

@@ -62,10 +62,14 @@ def sentences(text: str) -> Iterator[str]:
                 yield part.strip()
 
 
-def entry_sentences(entry: Entry) -> Iterator[str]:
+def entry_sentences(entry: Entry) -> tuple[str, ...]:
     """The description and the body, each cut into sentences on its own."""
-    yield from sentences(entry.description)
-    yield from sentences(entry.body)
+    return _sentences_of(entry.description, entry.body)
+
+
+@lru_cache(maxsize=8192)
+def _sentences_of(description: str, body: str) -> tuple[str, ...]:
+    return (*sentences(description), *sentences(body))
 
 
 def sentence_with(entry: Entry, needle: str) -> str:
@@ -89,30 +93,53 @@ def line_of(text: str, needle: str) -> str:
     return next((ln for ln in text.splitlines() if needle in ln), "")
 
 
-@lru_cache(maxsize=4096)
-def standalone(term: str, ignore_case: bool = False) -> re.Pattern[str]:
-    """`term` where it is not part of a longer word, path or dotted name."""
-    before = r"(?<![\w/.@-])" if term[:1].isalnum() or term[:1] == "_" else ""
-    after = r"(?![\w/-]|\.\w)" if term[-1:].isalnum() or term[-1:] == "_" else ""
-    flags = re.IGNORECASE if ignore_case else 0
-    return re.compile(before + re.escape(term) + after, flags)
+def _wordish(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def standalone_spans(text: str, term: str, ignore_case: bool = False,
+                     bounded: bool = True) -> Iterator[tuple[int, int]]:
+    """Where `term` stands on its own: not inside a longer word, path or dotted name.
+
+    Plain string search with a look at the neighbours; no regex is compiled per term.
+    """
+    haystack, needle = (text.lower(), term.lower()) if ignore_case else (text, term)
+    check_before = bounded and _wordish(term[:1])
+    check_after = bounded and _wordish(term[-1:])
+    start = haystack.find(needle)
+    while start >= 0 and needle:
+        end = start + len(needle)
+        before = text[start - 1] if start else ""
+        after, next_after = text[end:end + 1], text[end + 1:end + 2]
+        ok_before = not check_before or not before or not (_wordish(before) or before in "/.@-")
+        ok_after = not check_after or not after or not (
+            _wordish(after) or after in "/-" or (after == "." and _wordish(next_after)))
+        if ok_before and ok_after:
+            yield start, end
+        start = haystack.find(needle, start + 1)
 
 
 def has_standalone(text: str, term: str, ignore_case: bool = False) -> bool:
-    return standalone(term, ignore_case).search(text) is not None
+    return next(standalone_spans(text, term, ignore_case), None) is not None
 
 
 def apply_corrections(text: str, corrections: Iterable[Correction]) -> str:
-    """Apply every correction in one pass, so a replacement is never replaced again."""
-    chosen = [c for c in corrections if c.old and c.old != c.new]
-    table = {c.old: c.new for c in chosen}
-    if not table:
-        return text
-    bounded = {c.old: c.bounded for c in chosen}
-    olds = sorted(table, key=len, reverse=True)
-    combined = re.compile("|".join(
-        f"(?:{standalone(old).pattern if bounded[old] else re.escape(old)})" for old in olds))
-    return combined.sub(lambda m: table.get(m.group(0), m.group(0)), text)
+    """Apply every correction in one pass, so a replacement is never replaced again.
+
+    Longer originals win where two overlap; the rest of the text is kept byte for byte.
+    """
+    chosen = sorted({c.old: c for c in corrections if c.old and c.old != c.new}.values(),
+                    key=lambda c: len(c.old), reverse=True)
+    taken: list[tuple[int, int, str]] = []
+    for fix in chosen:
+        for start, end in standalone_spans(text, fix.old, bounded=fix.bounded):
+            if all(end <= s or start >= e for s, e, _ in taken):
+                taken.append((start, end, fix.new))
+    out, cursor = [], 0
+    for start, end, new in sorted(taken):
+        out.append(text[cursor:start] + new)
+        cursor = end
+    return "".join(out) + text[cursor:]
 
 
 def match_case(sample: str, replacement: str) -> str:
