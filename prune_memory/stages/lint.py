@@ -193,11 +193,10 @@ def _freshness(item: LintItem, now: datetime, options: LintOptions) -> Iterable[
 
 def _secrets(item: LintItem) -> Iterable[Violation]:
     for part, hit in item.secrets:
-        where = f"line {hit.line} of the {part}" if hit.line and part in ("body", "text") \
-            else f"the {part}"
-        yield Violation(LintCheck.SECRET, item.id,
-                        f"possible secret {describe(hit)} in {where}", {**hit.to_json(),
-                                                                        "part": part})
+        where = f"on line {hit.line} of the {part}" if hit.line and part in ("body", "text") \
+            else f"in the {part}"
+        yield Violation(LintCheck.SECRET, item.id, f"possible secret {describe(hit)} {where}",
+                        {**hit.to_json(), "part": part})
 
 
 def _duplicates(items: Sequence[LintItem]) -> Iterable[Violation]:
