@@ -6,6 +6,7 @@ Nothing here runs git: `gitrepo.py` feeds it the raw text, which keeps the rules
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -93,10 +94,14 @@ class RenameFact:
         return self.hops[-1].new
 
 
+# A commit starts at the mark followed by a full sha, so a stray mark in a message is harmless.
+_COMMIT_START = re.compile(COMMIT_MARK + r"(?=[0-9a-f]{40,64}" + FIELD_MARK + ")")
+
+
 def parse_log(raw: str) -> list[LoggedCommit]:
     """Parse the log text (newest commit first, as git prints it)."""
     commits: list[LoggedCommit] = []
-    for chunk in raw.split(COMMIT_MARK)[1:]:
+    for chunk in _COMMIT_START.split(raw)[1:]:
         sha, short, date, rest = chunk.split(FIELD_MARK, 3)
         message, _, status_part = rest.rpartition(FIELD_MARK)
         info = CommitInfo(sha, short, datetime.fromisoformat(date), message.strip())

@@ -32,6 +32,13 @@ from prune_memory.probes.text import entry_sentences, match_case, mentions_chang
 
 KIND = "name"
 MIN_WORD = 4
+# Sub-package names that are also everyday words: a rename of one is no signal in prose.
+GENERIC_NAMES = frozenset({
+    "api", "app", "web", "www", "site", "docs", "ui", "cli", "lib", "core", "common", "shared",
+    "utils", "util", "tools", "scripts", "client", "server", "frontend", "backend", "service",
+    "services", "worker", "admin", "main", "src", "test", "tests", "packages", "root", "demo",
+    "example", "examples", "template", "project", "monorepo", "workspace",
+})
 REPO_URL = re.compile(r"(?:https?://|ssh://git@|git@)(?P<host>[\w.-]+)[/:](?P<owner>[\w.-]+)/"
                       r"(?P<repo>[\w.-]+?)(?:\.git)?(?=[/#?\s)\]`'\">]|$)")
 
@@ -105,7 +112,7 @@ def name_state(facts: RepoFacts) -> NameState:
             continue
         named = [(v, parse_manifest(path, v.text).name) for v in versions if v.text is not None]
         for (_v, old), (after, new) in pairwise(named):
-            if old and new != old and old != current:
+            if old and new != old and old != current and _distinctive(old):
                 _add(found, Rename(old, current, path, after.commit, after.date))
     renames = {**_word_renames(found), **found}
     remote = _split_url(facts.remote_url) if facts.remote_url else None
@@ -114,6 +121,11 @@ def name_state(facts: RepoFacts) -> NameState:
     pattern = re.compile(rf"(?<![\w@/.-])(?P<old>{body})(?![\w/-]|\.\w)",
                          re.IGNORECASE) if body else None
     return NameState(renames, pattern, remote)
+
+
+def _distinctive(name: str) -> bool:
+    """Long enough and not an everyday word, so finding it in prose means the project."""
+    return len(name) >= 3 and not name.isdigit() and name.lower() not in GENERIC_NAMES
 
 
 def _add(found: dict[str, Rename], rename: Rename) -> None:
@@ -131,7 +143,7 @@ def _word_renames(full: Mapping[str, Rename]) -> dict[str, Rename]:
         if len(old_parts) != len(new_parts) or len(old_parts) < 2:
             continue
         changed = [(o, n) for o, n in zip(old_parts, new_parts, strict=True) if o != n]
-        if len(changed) != 1 or len(changed[0][0]) < MIN_WORD:
+        if len(changed) != 1 or len(changed[0][0]) < MIN_WORD or not _distinctive(changed[0][0]):
             continue
         old, new = changed[0]
         key = old.lower()

@@ -59,3 +59,11 @@ def test_a_rename_record_is_history(repo: GitRepo) -> None:
 
 def test_current_names_and_lookalikes_are_fine(repo: GitRepo) -> None:
     assert run(repo, "cairn-api ships with pebbles-of-code and mypebble.\n").claims["a.md"] == ()
+
+
+def test_generic_subpackage_names_are_not_old_names(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "mono")
+    repo.write({"packages/web/package.json": '{"name": "web"}\n'}).commit("start")
+    repo.write({"packages/web/package.json": '{"name": "frontend"}\n'}).commit("rename")
+    report = run(repo, "The web client talks to the API.\n")
+    assert report.claims["a.md"] == () and report.findings["a.md"] == ()
