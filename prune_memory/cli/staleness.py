@@ -39,6 +39,7 @@ def sweep_command(memory_dir: MemoryDirArg = None, *, rename: RenameOpt,
 
     Matches whole words, OLD inside paths, and OLD with dashes, underscores or dots swapped.
     Changes nothing; exit 1 when anything is found.
+
     Example: prune-memory sweep --rename pebble=cairn --rename api/auth.py=api/auth/session.py
     """
     memdir = load_memory_dir(resolve_memory_dir(memory_dir, project))
