@@ -143,8 +143,9 @@ def _read(repo: git.Repo, root: Path) -> RepoFacts:
 def _log(repo: git.Repo) -> str | None:
     """The whole history in one pass; None for a repository with no commits yet."""
     try:
+        # --root and --no-show-signature pin what a user's log.* settings could change.
         return str(repo.git.log("-z", "-M", "--name-status", "--topo-order", "--no-color",
-                                f"--format={LOG_FORMAT}"))
+                                "--root", "--no-show-signature", f"--format={LOG_FORMAT}"))
     except git.GitCommandError as err:
         if "does not have any commits" in str(err.stderr) or "bad default revision" in str(
                 err.stderr):
