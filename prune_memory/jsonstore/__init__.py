@@ -1,0 +1,1 @@
+"""Audit, prune and recall-check plain JSON-list and JSONL memory stores."""

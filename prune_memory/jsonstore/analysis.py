@@ -1,0 +1,79 @@
+"""The store audit: exact and near duplicates, contradiction flags and staleness per record.
+
+`report` renders it with the keys and shapes of the original JSONL audit (seed 000), so
+tools written against that output keep working.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from prune_memory.jsonstore.records import StoreRecord
+from prune_memory.model import JSON
+from prune_memory.stages.contradiction import NEGATIONS, Contradiction, contradictions
+from prune_memory.stages.decay import Decay, decay_score
+from prune_memory.stages.similarity import Pair, TokenSets, equal_groups, tokens
+
+NEAR_THRESHOLD = 0.8
+
+
+@dataclass(frozen=True)
+class StoreAnalysis:
+    """Findings by record position (0-based, in store order)."""
+
+    exact_groups: tuple[tuple[int, ...], ...]
+    near_pairs: tuple[Pair, ...]
+    contradictions: tuple[Contradiction, ...]
+    decay: tuple[Decay, ...]
+
+
+def analyse(
+    records: Sequence[StoreRecord],
+    now: datetime,
+    *,
+    near_threshold: float = NEAR_THRESHOLD,
+    negations: frozenset[str] = NEGATIONS,
+) -> StoreAnalysis:
+    """Run every check over the records; pairs are found by the exact similarity join."""
+    words = [tokens(record.text) for record in records]
+    normalised = [" ".join(w) for w in words]
+    sets = TokenSets([frozenset(w) for w in words])
+    near = [(i, j, sim) for i, j, sim in sets.pairs(near_threshold)
+            if normalised[i] != normalised[j]]
+    labels = [(("key", r.key),) if r.key else () for r in records]
+    flags = contradictions(sets, normalised, labels, negations=negations)
+    return StoreAnalysis(
+        exact_groups=tuple(tuple(g) for g in equal_groups(normalised)),
+        near_pairs=tuple(near),
+        contradictions=tuple(flags),
+        decay=tuple(decay_score(now, r.touches(), r.recall_count) for r in records),
+    )
+
+
+def report(records: Sequence[StoreRecord], analysis: StoreAnalysis) -> JSON:
+    """The audit as JSON, key for key the shape of the original `report` command."""
+    ids = [record.id for record in records]
+    ages = sorted(d.days_idle for d in analysis.decay)
+    return {
+        "total_records": len(records),
+        "total_text_chars": sum(len(record.text) for record in records),
+        "oldest_age_days": ages[-1] if ages else 0,
+        "median_age_days": ages[len(ages) // 2] if ages else 0,
+        "never_recalled": sum(1 for record in records if record.recall_count == 0),
+        "pinned": sum(1 for record in records if record.pinned),
+        "exact_duplicate_groups": [[ids[i] for i in group] for group in analysis.exact_groups],
+        "near_duplicate_pairs": [{"ids": [ids[i], ids[j]], "jaccard": round(sim, 3)}
+                                 for i, j, sim in analysis.near_pairs],
+        "contradiction_flags": [
+            {"ids": [ids[c.first], ids[c.second]], "jaccard": round(c.jaccard, 3),
+             "reason": c.reason}
+            for c in analysis.contradictions
+        ],
+        "staleness": [
+            {"id": record.id, "staleness": decay.score, "age_days": decay.days_idle,
+             "recall_count": record.recall_count, "pinned": record.pinned}
+            for record, decay in zip(records, analysis.decay, strict=True)
+        ],
+    }

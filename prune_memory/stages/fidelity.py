@@ -1,0 +1,181 @@
+"""Step 3 fidelity across entries: duplicates, near duplicates, contradictions, CLAUDE.md repeats.
+
+Pairs are found with the exact similarity join, so the answer equals a comparison of every
+pair. Only exact duplicates name a loser; everything else goes to a human as `review`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from prune_memory.model import JSON, Entry, EntryKind, Finding, FindingCode, MemoryDir
+from prune_memory.secrets.mask import mask_text
+from prune_memory.stages.claudemd import ClaudeMdUnit, claude_md_units
+from prune_memory.stages.contradiction import LIMITS, NEGATIONS, Contradiction, contradictions
+from prune_memory.stages.similarity import (
+    TokenSets,
+    equal_groups,
+    similar_pairs,
+    similar_pairs_across,
+    tokens,
+)
+from prune_memory.stages.survivor import choose_survivor, survivor_reason
+
+NEAR_THRESHOLD = 0.8
+LABEL_FIELDS = ("name", "key")  # frontmatter fields that say two entries claim the same fact
+
+Findings = dict[str, list[Finding]]
+
+
+@dataclass(frozen=True)
+class _Texts:
+    """The entries that say something, with their words worked out once."""
+
+    entries: list[Entry]
+    texts: list[str]
+    normalised: list[str]
+    sets: TokenSets
+
+
+def analysed_text(entry: Entry) -> str:
+    """What is compared: the frontmatter-free body; for an inline index fact, the line's text."""
+    if entry.kind is EntryKind.INDEX_LINE:
+        return entry.body or entry.description
+    return entry.body
+
+
+def check_fidelity(
+    memdir: MemoryDir,
+    *,
+    protected: frozenset[str],
+    claude_md: Sequence[tuple[str, str]] = (),
+    near_threshold: float = NEAR_THRESHOLD,
+    negations: frozenset[str] = NEGATIONS,
+) -> dict[str, tuple[Finding, ...]]:
+    """Findings per entry file (entries without findings are left out).
+
+    `claude_md` holds (label, text) of the CLAUDE.md files; see `claudemd.read_claude_md`.
+    """
+    data = _prepare(memdir.entries)
+    found: Findings = defaultdict(list)
+    _exact_duplicates(data, protected, found)
+    _near_duplicates(data, protected, near_threshold, found)
+    _contradictions(data, negations, found)
+    _claude_md_duplicates(data, claude_md_units(claude_md), near_threshold, found)
+    return {file: tuple(items) for file, items in sorted(found.items())}
+
+
+def _prepare(entries: Sequence[Entry]) -> _Texts:
+    kept: list[Entry] = []
+    texts: list[str] = []
+    words: list[list[str]] = []
+    for entry in entries:
+        text = analysed_text(entry)
+        entry_words = tokens(text)
+        if entry_words:  # an empty memory is the noise check's business, not a duplicate
+            kept.append(entry)
+            texts.append(text)
+            words.append(entry_words)
+    return _Texts(kept, texts, [" ".join(w) for w in words],
+                  TokenSets([frozenset(w) for w in words]))
+
+
+def _exact_duplicates(data: _Texts, protected: frozenset[str], found: Findings) -> None:
+    for group in equal_groups(data.normalised):
+        members = [data.entries[i] for i in group]
+        keep = choose_survivor(members, protected)
+        for i, entry in zip(group, members, strict=True):
+            if entry is keep or entry.file in protected:
+                continue  # a protected copy always survives
+            found[entry.file].append(Finding(
+                code=FindingCode.DUPLICATE,
+                message=f"same text as {keep.file}, which is kept "
+                        f"({survivor_reason(keep, entry, protected)})",
+                evidence={"text": mask_text(data.texts[i]), "survivor": keep.file,
+                          "group": [m.file for m in members], **_dates(entry, keep)},
+                related=(keep.file,),
+            ))
+
+
+def _near_duplicates(data: _Texts, protected: frozenset[str], threshold: float,
+                     found: Findings) -> None:
+    for i, j, sim in similar_pairs(data.sets, threshold):
+        if data.normalised[i] == data.normalised[j]:
+            continue  # exact duplicates are reported as such
+        first, second = data.entries[i], data.entries[j]
+        better = choose_survivor([first, second], protected)
+        for this, that in ((i, j), (j, i)):
+            other = data.entries[that]
+            found[data.entries[this].file].append(Finding(
+                code=FindingCode.NEAR_DUPLICATE,
+                message=f"nearly the same words as {other.file} (Jaccard {sim:.2f}); "
+                        "read both, merge into one or keep both if the difference matters",
+                evidence={**_pair_texts(data, this, that), "jaccard": round(sim, 3),
+                          "suggested_keep": better.file,
+                          **_dates(data.entries[this], other)},
+                related=(other.file,),
+            ))
+
+
+def _contradictions(data: _Texts, negations: frozenset[str], found: Findings) -> None:
+    labels = [_labels(entry) for entry in data.entries]
+    for flag in contradictions(data.sets, data.normalised, labels, negations=negations):
+        for this, that in ((flag.first, flag.second), (flag.second, flag.first)):
+            other = data.entries[that]
+            found[data.entries[this].file].append(Finding(
+                code=FindingCode.CONTRADICTION,
+                message=f"may contradict {other.file} ({flag.reason}, Jaccard "
+                        f"{flag.jaccard:.2f}); {LIMITS}",
+                evidence=_contradiction_evidence(data, flag, this, that, negations),
+                related=(other.file,),
+            ))
+
+
+def _contradiction_evidence(data: _Texts, flag: Contradiction, this: int, that: int,
+                            negations: frozenset[str]) -> JSON:
+    return {
+        **_pair_texts(data, this, that), "jaccard": round(flag.jaccard, 3),
+        "reason": flag.reason, "limits": LIMITS,
+        "negations": {data.entries[k].file: sorted(data.sets.sets[k] & negations)
+                      for k in (this, that)},
+        **_dates(data.entries[this], data.entries[that]),
+    }
+
+
+def _claude_md_duplicates(data: _Texts, units: list[ClaudeMdUnit], threshold: float,
+                          found: Findings) -> None:
+    unit_words = [tokens(unit.text) for unit in units]
+    unit_sets = [frozenset(w) for w in unit_words]
+    best: dict[int, tuple[bool, float, int]] = {}
+    for i, u, sim in similar_pairs_across(data.sets.sets, unit_sets, threshold):
+        exact = data.normalised[i] == " ".join(unit_words[u])
+        if i not in best or (exact, sim) > best[i][:2]:
+            best[i] = (exact, sim, u)  # an exact repeat beats a near one; then the closest
+    for i, (exact, sim, u) in sorted(best.items()):
+        unit = units[u]
+        found[data.entries[i].file].append(Finding(
+            code=FindingCode.CLAUDE_MD_DUPLICATE,
+            message=f"{'repeats' if exact else 'nearly repeats'} {unit.source} line {unit.line}, "
+                    "which Claude Code already loads every session",
+            evidence={"text": mask_text(data.texts[i]), "claude_md": unit.source,
+                      "claude_md_line": unit.line, "claude_md_text": mask_text(unit.text),
+                      "match": "exact" if exact else "near", "jaccard": round(sim, 3)},
+        ))
+
+
+def _labels(entry: Entry) -> tuple[tuple[str, str], ...]:
+    values = ((name, entry.frontmatter.get(name)) for name in LABEL_FIELDS)
+    return tuple((name, str(value)) for name, value in values if value not in (None, ""))
+
+
+def _pair_texts(data: _Texts, this: int, that: int) -> JSON:
+    return {"text": mask_text(data.texts[this]), "other_file": data.entries[that].file,
+            "other_text": mask_text(data.texts[that])}
+
+
+def _dates(this: Entry, other: Entry) -> JSON:
+    """When each side was last written, and by which signal (modified: or mtime)."""
+    return {"written": {e.file: f"{e.written_at[0].isoformat()} ({e.written_at[1]})"
+                        for e in (this, other)}}

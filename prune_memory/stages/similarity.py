@@ -1,0 +1,127 @@
+"""Tokens, normalised text and an exact set-similarity join over token sets.
+
+The join finds every pair whose Jaccard similarity reaches a threshold, the same pairs a
+comparison of all pairs would find, while looking at only a small fraction of them: tokens
+are ranked rarest first, each set is indexed by a short prefix of its rarest tokens, and
+candidates are cut by length, position and rank before their overlap is counted
+(the AllPairs / PPJoin family; the engine is in `setjoin`, the reasoning in
+references/similarity.md).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Collection, Sequence
+from fractions import Fraction
+from itertools import chain
+
+from prune_memory.errors import BadInputError
+from prune_memory.stages.setjoin import Join, Pair
+
+__all__ = ["Pair", "TokenSets", "equal_groups", "exact_groups", "jaccard", "normalise",
+           "similar_pairs", "similar_pairs_across", "threshold_fraction", "token_set", "tokens"]
+
+# An apostrophe inside a word joins its halves: "don't" -> "dont", "it’s" -> "its".
+_INNER_APOSTROPHE = re.compile(r"(?<=[^\W_])['’](?=[^\W_])")
+# A token is a run of letters or digits; underscores and punctuation separate tokens.
+_WORD = re.compile(r"[^\W_]+")
+_ASCII_WORD = re.compile(r"[a-z0-9]+")  # the same, faster, once text is case-folded ASCII
+
+
+
+def tokens(text: str) -> list[str]:
+    """The words of `text`, case-folded, in order, repeats kept."""
+    folded = text.casefold()
+    if "'" in folded or "’" in folded:
+        folded = _INNER_APOSTROPHE.sub("", folded)
+    return (_ASCII_WORD if folded.isascii() else _WORD).findall(folded)
+
+
+def normalise(text: str) -> str:
+    """Lowercase, punctuation stripped, whitespace collapsed: the key for exact duplicates."""
+    return " ".join(tokens(text))
+
+
+def token_set(text: str) -> frozenset[str]:
+    return frozenset(tokens(text))
+
+
+def exact_groups(texts: Sequence[str]) -> list[list[int]]:
+    """Indices of texts whose normalised forms are identical, groups of two or more only.
+
+    Groups come in order of their first member; members in input order.
+    """
+    return equal_groups([normalise(text) for text in texts])
+
+
+def equal_groups(keys: Sequence[str]) -> list[list[int]]:
+    """Indices sharing a key, groups of two or more, in order of first appearance."""
+    groups: dict[str, list[int]] = {}
+    for position, key in enumerate(keys):
+        groups.setdefault(key, []).append(position)
+    return [members for members in groups.values() if len(members) > 1]
+
+
+def threshold_fraction(threshold: float) -> Fraction:
+    """The threshold as an exact fraction (0.8 -> 4/5), so comparisons never round."""
+    if not 0 < threshold <= 1:
+        raise BadInputError(f"similarity threshold must be in (0, 1], got {threshold}")
+    return Fraction(str(threshold))
+
+
+def jaccard(first: Collection[str], second: Collection[str]) -> float:
+    """Token-set Jaccard similarity; two empty sets count as identical."""
+    a, b = set(first), set(second)
+    if not a and not b:
+        return 1.0
+    return len(a & b) / len(a | b)
+
+
+def similar_pairs(
+    token_sets: Sequence[Collection[str]] | TokenSets,
+    threshold: float,
+    *,
+    sides: Sequence[bool] | None = None,
+) -> list[Pair]:
+    """Every pair (i, j, jaccard), i < j, with Jaccard >= threshold, sorted.
+
+    Empty sets never pair. With `sides`, only pairs whose two sides differ are returned
+    (a join of one group against the other), which is much cheaper than filtering later.
+    Pass a `TokenSets` to reuse its token order across several thresholds.
+    """
+    prepared = token_sets if isinstance(token_sets, TokenSets) else TokenSets(token_sets)
+    return prepared.pairs(threshold, sides=sides)
+
+
+def similar_pairs_across(
+    left: Sequence[Collection[str]], right: Sequence[Collection[str]], threshold: float
+) -> list[Pair]:
+    """Pairs (left index, right index, jaccard) across two collections, Jaccard >= threshold."""
+    sides = [False] * len(left) + [True] * len(right)
+    pairs = similar_pairs([*left, *right], threshold, sides=sides)
+    return sorted((i, j - len(left), sim) for i, j, sim in pairs)
+
+
+class TokenSets:
+    """Token sets with each one's tokens ranked rarest first, ready to be joined."""
+
+    def __init__(self, token_sets: Sequence[Collection[str]]) -> None:
+        self.sets = [s if isinstance(s, frozenset) else frozenset(s) for s in token_sets]
+        counts = Counter(chain.from_iterable(self.sets))
+        # Rank 0 for the rarest token; ties broken by the token itself, for a stable order.
+        ordered = sorted(counts, key=lambda token: (counts[token], token))
+        rank = {token: position for position, token in enumerate(ordered)}
+        self.ranked = [sorted(map(rank.__getitem__, s)) for s in self.sets]
+        self.order = sorted((i for i, r in enumerate(self.ranked) if r),
+                            key=lambda i: (len(self.ranked[i]), i))
+
+    def __len__(self) -> int:
+        return len(self.sets)
+
+    def pairs(self, threshold: float, *, sides: Sequence[bool] | None = None) -> list[Pair]:
+        """See `similar_pairs`."""
+        if sides is not None and len(sides) != len(self.sets):
+            raise ValueError("sides must give one flag per token set")
+        return Join(self.sets, self.ranked, self.order, threshold_fraction(threshold),
+                    sides).run()
