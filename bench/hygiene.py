@@ -6,7 +6,7 @@ Run: .venv/bin/python bench/hygiene.py   (prints a table, writes bench/results/h
 from __future__ import annotations
 
 import json
-import statistics
+import resource
 import subprocess
 import sys
 import time
@@ -28,7 +28,7 @@ from prune_memory.stages.hygiene import (  # noqa: E402
 )
 from tests.secrets.corpus import lookalikes, secrets  # noqa: E402
 
-RUNS = 15
+RUNS = 20
 GATE = """
 import sys
 from prune_memory.stages.hygiene import find_injection, find_secrets, match_filters, score_noise
@@ -42,13 +42,19 @@ VENDOR = "billing uses sk_" + "live_" + "Zq9x7Lm2k4Bv8Nc1Xz3Qw5Er"  # a trigger:
 
 
 def process_ms(code: str, *args: str) -> tuple[float, float]:
-    """Best and median wall time of a fresh interpreter running `code`."""
-    times = []
+    """Best wall time and best CPU time (user+sys) of a fresh interpreter running `code`.
+
+    CPU time is the steadier figure on a busy machine; wall time is what a hook waits.
+    """
+    walls, cpus = [], []
     for _ in range(RUNS):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         subprocess.run([sys.executable, "-c", code, *args], check=True, cwd=ROOT)
-        times.append((time.perf_counter() - start) * 1000)
-    return min(times), statistics.median(times)
+        walls.append((time.perf_counter() - start) * 1000)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append((after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000)
+    return min(walls), min(cpus)
 
 
 def corpus_figures() -> dict[str, object]:
@@ -107,14 +113,14 @@ def main() -> None:
             "gate_clean_text_ms": process_ms(GATE, CLEAN, empty),
             "gate_vendor_trigger_ms": process_ms(GATE, VENDOR, empty),
         }
-    figures: dict[str, object] = {key: {"best": round(b, 1), "median": round(m, 1)}
-                                  for key, (b, m) in results.items()}
+    figures: dict[str, object] = {key: {"best_wall": round(w, 1), "best_cpu": round(c, 1)}
+                                  for key, (w, c) in results.items()}
     figures["corpus"] = corpus_figures()
     figures["check_hygiene_10k_entries_s"] = round(throughput(), 2)
     figures["worst_200k_single_line_s"] = round(worst_line_s(), 2)
-    print(f"{'figure':<28} {'best':>8} {'median':>8}")
-    for key, (best, median) in results.items():
-        print(f"{key:<28} {best:>8.1f} {median:>8.1f}  ms")
+    print(f"{'figure (ms)':<28} {'wall':>8} {'cpu':>8}")
+    for key, (wall, cpu) in results.items():
+        print(f"{key:<28} {wall:>8.1f} {cpu:>8.1f}")
     print(f"{'corpus':<28} {figures['corpus']}")
     print(f"{'check_hygiene 10k entries':<28} {figures['check_hygiene_10k_entries_s']} s")
     print(f"{'worst 200k-char line':<28} {figures['worst_200k_single_line_s']} s")
