@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
@@ -235,9 +236,13 @@ class MemoryDir:
     tombstones: tuple[str, ...] = ()
     other_files: tuple[str, ...] = ()
 
-    def entry(self, file: str) -> Entry | None:
-        return next((e for e in self.entries if e.file == file), None)
-
-    @property
+    @cached_property
     def topics(self) -> tuple[Entry, ...]:
         return tuple(e for e in self.entries if e.kind is EntryKind.TOPIC)
+
+    @cached_property
+    def by_file(self) -> dict[str, Entry]:
+        return {e.file: e for e in self.entries}
+
+    def entry(self, file: str) -> Entry | None:
+        return self.by_file.get(file)

@@ -89,8 +89,14 @@ def overridden_decision(ev: Evidence) -> Decision | None:
         found), related=_related(found))
 
 
+def _never_persist(finding: Finding) -> bool:
+    return finding.evidence.get("kind") == "never-persist"
+
+
 def ephemeral(ev: Evidence) -> Decision | None:
-    found = ev.of(C.EPHEMERAL, C.NOISE)
+    # Step 6's never-persist patterns join the withdrawal list here, whatever their code.
+    found = tuple(f for f in ev.findings
+                  if f.code in (C.EPHEMERAL, C.NOISE) or _never_persist(f))
     if not found and ev.classification.cls is not MemoryClass.EPHEMERAL:
         return None
     return Decision(Action.WITHDRAW, "1-ephemeral", _because(

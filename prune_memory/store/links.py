@@ -22,10 +22,16 @@ def markdown() -> MarkdownIt:
     return MarkdownIt("commonmark").enable("table")
 
 
-def find_links(text: str, *, line_offset: int = 0) -> tuple[Link, ...]:
-    """Every link in `text`; `line` is 1-based, shifted by `line_offset` lines."""
+def find_links(text: str, *, line_offset: int = 0,
+               tokens: list[Token] | None = None) -> tuple[Link, ...]:
+    """Every link in `text`; `line` is 1-based, shifted by `line_offset` lines.
+
+    Pass `tokens` when the caller has already parsed `text`.
+    """
+    if tokens is None and "[" not in text:
+        return ()  # no bracket, no link: skip the parse
     links: list[Link] = []
-    for token in markdown().parse(text):
+    for token in tokens if tokens is not None else markdown().parse(text):
         if token.type == "inline" and token.map is not None:
             links.extend(_inline_links(token, token.map[0] + 1 + line_offset))
     return tuple(links)

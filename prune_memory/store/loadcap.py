@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from markdown_it.token import Token
+
 from prune_memory.model import LoadCap
 from prune_memory.store.links import markdown
 
@@ -38,20 +40,26 @@ def frontmatter_end(lines: list[str]) -> int:
     return 0
 
 
-def comment_lines(body: str) -> set[int]:
+def comment_lines(body: str, tokens: list[Token] | None = None) -> set[int]:
     """0-based line numbers (within `body`) covered by block-level HTML comments."""
     hidden: set[int] = set()
-    for token in markdown().parse(body):
+    if tokens is None and "<!--" not in body:
+        return hidden
+    for token in tokens if tokens is not None else markdown().parse(body):
         if token.type == "html_block" and token.map and token.content.lstrip().startswith("<!--"):
             hidden.update(range(token.map[0], token.map[1]))
     return hidden
 
 
-def measure(text: str, line_cap: int = LINE_CAP, char_cap: int = CHAR_CAP) -> LoadedView:
-    """Load-cap figures for an index text, and which original lines survive the cut."""
+def measure(text: str, line_cap: int = LINE_CAP, char_cap: int = CHAR_CAP,
+            tokens: list[Token] | None = None) -> LoadedView:
+    """Load-cap figures for an index text, and which original lines survive the cut.
+
+    `tokens`, when given, are markdown-it's tokens of the text after its frontmatter.
+    """
     lines = text.split("\n")
     start = frontmatter_end(lines)
-    hidden = comment_lines("\n".join(lines[start:]))
+    hidden = comment_lines("\n".join(lines[start:]), tokens)
     visible = [(start + i, ln) for i, ln in enumerate(lines[start:]) if i not in hidden]
     if visible and visible[-1][1] == "":
         visible.pop()  # the newline that ends the file does not start another line
