@@ -34,7 +34,7 @@ from prune_memory.stages.snapshot import Snapshot, require_snapshot
 from prune_memory.store.journal import pack
 from prune_memory.store.pruninglog import read_log
 from prune_memory.store.recovery import execute
-from prune_memory.store.stepkit import sha256
+from prune_memory.store.stepkit import read_log_text, sha256
 from prune_memory.store.tombstone import iso_utc
 from prune_memory.store.topicedit import with_new_body
 
@@ -101,7 +101,7 @@ def _withdraw_one(root: Path, request: WithdrawRequest, snapshot: Snapshot, now:
                   inoculation: Inoculation | None = None) -> Applied:
     name = writable(root, request.file)
     current = read_current(root, name, request.expected_sha256)
-    step = withdraw_step(root, current, read_log(root), reason=request.reason,
+    step = withdraw_step(root, current, read_log_text(root), reason=request.reason,
                          rule=request.rule, memory_class=request.memory_class,
                          manifest=snapshot.manifest, now=now, ino=inoculation)
     outcome = execute(root, step)

@@ -13,7 +13,7 @@ from prune_memory.secrets.mask import mask_text
 from prune_memory.store import indexedit
 from prune_memory.store.frontmatter_parse import memory_type, parse_memory_text
 from prune_memory.store.journal import pack
-from prune_memory.store.pruninglog import PruningLog, RegisterRow, next_register_id
+from prune_memory.store.pruninglog import RegisterRow, next_register_id_in
 from prune_memory.store.stepkit import list_names, read_or_none, sha256
 from prune_memory.store.superseded import Superseded, free_slug, render_superseded, slugify
 from prune_memory.store.tombstone import TombstoneHeader, render_tombstone, tombstone_name
@@ -110,12 +110,12 @@ def superseded_json(record: Superseded) -> dict[str, str]:
             "index_line": record.index_line()}
 
 
-def withdraw_step(root: Path, current: Current, log: PruningLog, *, reason: str, rule: str,
+def withdraw_step(root: Path, current: Current, log_text: str, *, reason: str, rule: str,
                   memory_class: str | None, manifest: Path, now: datetime,
                   ino: Inoculation | None = None) -> dict[str, Any]:
     """The journal record of one withdrawal (with its inoculation, if any)."""
     day = now.date().isoformat()
-    register_id = next_register_id(log, day)
+    register_id = next_register_id_in(log_text, day)
     taken = {f"{TOMBSTONE_DIR}/{n}" for n in list_names(root / TOMBSTONE_DIR)}
     tomb = tombstone_name(current.file, taken, register_id)
     sup = superseded_record(root, current.file, ino, now, tomb) if ino else None

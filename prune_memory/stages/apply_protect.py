@@ -10,14 +10,14 @@ from prune_memory.stages.apply_build import check_name
 from prune_memory.stages.apply_result import Applied, ApplyResult, result
 from prune_memory.stages.apply_session import writing
 from prune_memory.store.logedit import add_change_row, add_protected, remove_protected
-from prune_memory.store.pruninglog import ChangeRow, parse_log, read_log
+from prune_memory.store.pruninglog import ChangeRow, parse_log, protected_in, read_log
 from prune_memory.store.stepkit import read_log_text, sha_or_none, write_log_text
 
 
 def writable(root: Path, file: str) -> str:
     """Check the protected list first, then the name; a protected entry is refused outright."""
     name = file.removeprefix("./")
-    item = next((p for p in read_log(root).protected if p.file == name), None)
+    item = next((p for p in protected_in(read_log_text(root)) if p.file == name), None)
     if item is not None:
         raise RefusedError(f"{name} is protected ({item.reason or 'no reason given'}); "
                            "run `prune-memory unprotect` with a reason first")

@@ -2,7 +2,7 @@
 
 Callers use `atomic.atomic_write(...)` through the module (never `from … import atomic_write`),
 so a test can monkeypatch `prune_memory.store.atomic.atomic_write` — or the lower-level
-`_write_all` — to inject ENOSPC or EACCES everywhere at once.
+`write_all` — to inject ENOSPC or EACCES everywhere at once.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def atomic_write(path: Path, data: bytes) -> None:
         try:
             if mode is not None:
                 os.fchmod(fd, mode)
-            _write_all(fd, data)
+            write_all(fd, data)
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -37,7 +37,8 @@ def atomic_write(path: Path, data: bytes) -> None:
     fsync_dir(path.parent)
 
 
-def _write_all(fd: int, data: bytes) -> None:
+def write_all(fd: int, data: bytes) -> None:
+    """Write every byte of `data` to `fd` (the seam tests patch to fake a full disk)."""
     view = memoryview(data)
     while view:
         written = os.write(fd, view)

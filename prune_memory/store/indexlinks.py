@@ -98,8 +98,19 @@ def linking_lines(lines: list[str], file: str) -> list[int]:
     """0-based numbers of the lines that link `file`."""
     visible = visible_lines(lines)
     refs = definitions(lines, visible)
+    labels = [label for label, target in refs.items() if target == file]
+    stem = file.removesuffix(".md")
+
+    def may_link(line: str) -> bool:
+        # Cheap test first: only lines naming the file, or spelling it in a way only the
+        # full reading can see (percent-encoding, escapes, a reference label), are parsed.
+        if stem in line or "%" in line or "\\" in line:
+            return True
+        return bool(labels) and any(label in _label(line) for label in labels)
+
     return [n for n, line in enumerate(lines)
-            if visible[n] and "[" in line and file in line_targets(line, refs)]
+            if visible[n] and "[" in line and may_link(line)
+            and file in line_targets(line, refs)]
 
 
 def _label(text: str) -> str:

@@ -7,7 +7,8 @@ protected line may have backticks or not, a date or not. Writing lives in `loged
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from prune_memory.model import LOG_FILE
@@ -118,8 +119,10 @@ def read_log(root: Path) -> PruningLog:
     return parse_log(path.read_bytes().decode("utf-8", errors="replace"))
 
 
+@lru_cache(maxsize=8)
 def parse_log(text: str) -> PruningLog:
-    """Parse the markdown of a pruning log (see DESIGN §5)."""
+    """Parse the markdown of a pruning log (see DESIGN §5). Cached: a batch reads the
+    same text several times per step, and the records are frozen."""
     lines = text.removeprefix("\ufeff").splitlines()
     protected: list[ProtectedItem] = []
     audits: list[Audit] = []
@@ -189,12 +192,13 @@ def _audit(date: str, body: list[str]) -> Audit:
     if register:
         table = _table(body, range(register[0] + 1, len(body)), REGISTER_COLUMNS)
         manifest = fields.get("Snapshot manifest")
-        rows = [replace(RegisterRow(*cells), manifest=manifest) for cells in table]
+        rows = [RegisterRow(*cells[:6], manifest=manifest) for cells in table]  # type: ignore[misc]
     return Audit(date=date, fields=fields, rows=tuple(rows))
 
 
 def _table(lines: list[str], body: range, columns: tuple[str, ...]) -> list[tuple[str, ...]]:
     """Data rows of the first table in `body` padded or cut to `columns`; header skipped."""
+    header = [c.lower() for c in columns]
     rows: list[tuple[str, ...]] = []
     started = False
     for number in body:
@@ -205,11 +209,9 @@ def _table(lines: list[str], body: range, columns: tuple[str, ...]) -> list[tupl
             continue
         started = True
         cells = split_row(line)
-        if _is_rule(cells) or tuple(c.lower() for c in cells) == tuple(
-                c.lower() for c in columns):
+        if ("---" in line and _is_rule(cells)) or [c.lower() for c in cells] == header:
             continue
-        padded = (cells + [""] * len(columns))[:len(columns)]
-        rows.append(tuple(padded))
+        rows.append(tuple((cells + [""] * len(columns))[:len(columns)]))
     return rows
 
 
@@ -228,3 +230,28 @@ def next_register_id(log: PruningLog, day: str, taken: tuple[str, ...] = ()) -> 
     numbers = [int(m.group(2)) for rid in (*register_ids(log), *taken)
                if (m := REGISTER_ID.match(rid)) and m.group(1) == day]
     return f"{day}-{max(numbers, default=0) + 1:02d}"
+
+
+_ROW_ID = re.compile(r"^[ \t]*\|[ \t]*(\d{4}-\d{2}-\d{2})-(\d{2,})[ \t]*\|", re.MULTILINE)
+
+
+def next_register_id_in(text: str, day: str) -> str:
+    """`next_register_id` straight from the log's text: cheap enough to call every step."""
+    numbers = [int(m.group(2)) for m in _ROW_ID.finditer(text) if m.group(1) == day]
+    return f"{day}-{max(numbers, default=0) + 1:02d}"
+
+
+def has_register_row(text: str, register_id: str) -> bool:
+    pattern = rf"^[ \t]*\|[ \t]*{re.escape(register_id)}[ \t]*\|"
+    return re.search(pattern, text, re.MULTILINE) is not None
+
+
+def protected_in(text: str) -> tuple[ProtectedItem, ...]:
+    """Just the `## Protected` list (the check every write makes first)."""
+    lines = text.removeprefix("\ufeff").splitlines()
+    start = next((n for n, ln in enumerate(lines) if ln.strip() == PROTECTED_HEADING), None)
+    if start is None:
+        return ()
+    end = next((n for n in range(start + 1, len(lines))
+                if (m := _HEADING.match(lines[n])) and len(m.group(1)) <= 3), len(lines))
+    return tuple(_protected(lines, range(start + 1, end)))

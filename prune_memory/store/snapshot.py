@@ -47,15 +47,23 @@ def copy_tree(source: Path, target: Path) -> CopiedTree:
                 files[rel] = _copy_file(src, target / rel, info)
             else:
                 skipped.append(rel)
+        atomic.fsync_dir(target / rel_dir)
     return CopiedTree(files=files, links=tuple(links), skipped=tuple(skipped))
 
 
 def _copy_file(src: Path, dst: Path, info: os.stat_result) -> str:
+    """Copy one file into the fresh snapshot folder (no rename needed: nobody reads it
+    yet), fsynced; mode and times kept."""
     fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW)
     with os.fdopen(fd, "rb") as handle:
         data = handle.read()
-    atomic.atomic_write(dst, data)
-    os.chmod(dst, stat.S_IMODE(info.st_mode))
+    out = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        atomic.write_all(out, data)
+        os.fchmod(out, stat.S_IMODE(info.st_mode))
+        os.fsync(out)
+    finally:
+        os.close(out)
     os.utime(dst, ns=(info.st_atime_ns, info.st_mtime_ns))
     return hashlib.sha256(data).hexdigest()
 

@@ -13,7 +13,7 @@ from typing import Any
 from prune_memory.store import indexedit
 from prune_memory.store.journal import unpack
 from prune_memory.store.logedit import add_change_row, add_register_row
-from prune_memory.store.pruninglog import ChangeRow, RegisterRow, parse_log
+from prune_memory.store.pruninglog import ChangeRow, RegisterRow, has_register_row, parse_log
 from prune_memory.store.stepkit import (
     StepConflict,
     StepOutcome,
@@ -58,7 +58,7 @@ def run_withdraw(root: Path, step: Step) -> StepOutcome:
 
 
 def _row_written(root: Path, step: Step) -> bool:
-    return parse_log(read_log_text(root)).row(step["register_id"]) is not None
+    return has_register_row(read_log_text(root), step["register_id"])
 
 
 def _records(step: Step) -> list[IndexLineRecord]:

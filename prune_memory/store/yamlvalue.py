@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from functools import lru_cache
 from typing import Any
 
 import yaml
@@ -26,7 +28,14 @@ def flow(value: Any) -> str:
                               json.dumps(value, ensure_ascii=False))
 
 
+_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_ .,/()'+-]*|[0-9a-f]*[a-f][0-9a-f]*")
+_YAML_WORDS = frozenset({"y", "n", "yes", "no", "true", "false", "on", "off", "null"})
+
+
+@lru_cache(maxsize=256)
 def _plain_reads_back(value: str) -> bool:
+    if _SIMPLE.fullmatch(value) and value.lower() not in _YAML_WORDS:
+        return True  # plain words, or hex with a letter in it: YAML keeps these as text
     try:
         loaded = yaml.safe_load(f"k: {value}")
     except yaml.YAMLError:

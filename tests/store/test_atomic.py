@@ -36,7 +36,7 @@ def test_a_failed_write_leaves_the_old_bytes_and_no_temp_file(
         os.write(fd, data[:1])
         raise OSError(code, os.strerror(code))
 
-    monkeypatch.setattr(atomic, "_write_all", fail)
+    monkeypatch.setattr(atomic, "write_all", fail)
     with pytest.raises(OSError) as raised:
         atomic.atomic_write(target, b"new bytes")
     assert raised.value.errno == code
