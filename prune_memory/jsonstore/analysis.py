@@ -9,14 +9,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import NamedTuple
 
 from prune_memory.jsonstore.records import StoreRecord
 from prune_memory.model import JSON
 from prune_memory.stages.contradiction import NEGATIONS, Contradiction, contradictions
-from prune_memory.stages.decay import Decay, decay_score
+from prune_memory.stages.decay import idle_days, staleness
 from prune_memory.stages.similarity import Pair, TokenSets, equal_groups, tokens
 
 NEAR_THRESHOLD = 0.8
+
+
+class RecordAge(NamedTuple):
+    """Staleness score and whole days idle of one record (decay.py's formula)."""
+
+    score: float
+    days_idle: int
 
 
 @dataclass(frozen=True)
@@ -26,7 +34,7 @@ class StoreAnalysis:
     exact_groups: tuple[tuple[int, ...], ...]
     near_pairs: tuple[Pair, ...]
     contradictions: tuple[Contradiction, ...]
-    decay: tuple[Decay, ...]
+    decay: tuple[RecordAge, ...]
 
 
 def analyse(
@@ -48,8 +56,13 @@ def analyse(
         exact_groups=tuple(tuple(g) for g in equal_groups(normalised)),
         near_pairs=tuple(near),
         contradictions=tuple(flags),
-        decay=tuple(decay_score(now, r.touches(), r.recall_count) for r in records),
+        decay=tuple(_age(record, now) for record in records),
     )
+
+
+def _age(record: StoreRecord, now: datetime) -> RecordAge:
+    days = idle_days(now, record.last_touch)
+    return RecordAge(staleness(days, record.recall_count), days)
 
 
 def report(records: Sequence[StoreRecord], analysis: StoreAnalysis) -> JSON:

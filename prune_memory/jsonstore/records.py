@@ -38,6 +38,13 @@ class StoreRecord:
         """Dates that show use, most telling first: last recall, update, creation."""
         return [(name, getattr(self, name)) for name in DATE_FIELDS]
 
+    @property
+    def last_touch(self) -> datetime:
+        """The first of last recall, update and creation that is known (one always is)."""
+        touch = self.last_recalled_at or self.updated_at or self.created_at
+        assert touch is not None  # load_store refuses records without any date
+        return touch
+
 
 def load_store(path: Path) -> list[StoreRecord]:
     """Every record of a JSON list or JSONL file; anything unusable raises BadInputError."""

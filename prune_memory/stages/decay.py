@@ -46,6 +46,16 @@ def recall_factor(recall_count: int) -> float:
     return 1.0
 
 
+def idle_days(now: datetime, since: datetime) -> int:
+    """Whole days (floored) from `since` to `now`; never negative."""
+    return max((now - since).days, 0)
+
+
+def staleness(days_idle: int, recall_count: int) -> float:
+    """The score: min(days idle / 180, 1) times the recall factor, to three decimals."""
+    return round(min(days_idle / FULL_DECAY_DAYS, 1.0) * recall_factor(recall_count), 3)
+
+
 def decay_score(
     now: datetime,
     touches: Sequence[tuple[str, datetime | None]],
@@ -54,19 +64,17 @@ def decay_score(
     """Score from the first known touch in `touches` (most telling first), e.g.
     [("last_recalled_at", …), ("updated_at", …), ("created_at", …)].
 
-    Days idle are whole days (floored), never negative; an unmeasured recall count counts as 0.
+    An unmeasured recall count (None) counts as 0 and is labelled as not measured.
     """
-    source, since = next(((label, when) for label, when in touches if when is not None),
-                         ("", None))
-    if since is None:
+    known = [(label, when) for label, when in touches if when is not None]
+    if not known:
         raise ValueError("no date to measure staleness from")
-    days_idle = max((now - since).days, 0)
-    base = min(days_idle / FULL_DECAY_DAYS, 1.0)
+    source, since = known[0]
+    days = idle_days(now, since)
     count = recall_count or 0
-    factor = recall_factor(count)
-    return Decay(score=round(base * factor, 3), base=round(base, 3), recall_factor=factor,
-                 days_idle=days_idle, idle_since=since, idle_source=source,
-                 recall_count=count, recalls_measured=recall_count is not None)
+    return Decay(score=staleness(days, count), base=round(min(days / FULL_DECAY_DAYS, 1.0), 3),
+                 recall_factor=recall_factor(count), days_idle=days, idle_since=since,
+                 idle_source=source, recall_count=count, recalls_measured=recall_count is not None)
 
 
 def entry_decay(

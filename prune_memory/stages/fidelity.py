@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from prune_memory.model import JSON, Entry, EntryKind, Finding, FindingCode, MemoryDir
 from prune_memory.secrets.mask import mask_text
@@ -37,6 +37,14 @@ class _Texts:
     texts: list[str]
     normalised: list[str]
     sets: TokenSets
+    masked: dict[int, str] = field(default_factory=dict)
+
+    def shown(self, i: int) -> str:
+        """Entry i's text with secret values masked, as evidence may be printed or logged."""
+        text = self.masked.get(i)
+        if text is None:
+            text = self.masked[i] = mask_text(self.texts[i])
+        return text
 
 
 def analysed_text(entry: Entry) -> str:
@@ -93,7 +101,7 @@ def _exact_duplicates(data: _Texts, protected: frozenset[str], found: Findings) 
                 code=FindingCode.DUPLICATE,
                 message=f"same text as {keep.file}, which is kept "
                         f"({survivor_reason(keep, entry, protected)})",
-                evidence={"text": mask_text(data.texts[i]), "survivor": keep.file,
+                evidence={"text": data.shown(i), "survivor": keep.file,
                           "group": [m.file for m in members], **_dates(entry, keep)},
                 related=(keep.file,),
             ))
@@ -146,6 +154,8 @@ def _contradiction_evidence(data: _Texts, flag: Contradiction, this: int, that: 
 
 def _claude_md_duplicates(data: _Texts, units: list[ClaudeMdUnit], threshold: float,
                           found: Findings) -> None:
+    if not units:
+        return
     unit_words = [tokens(unit.text) for unit in units]
     unit_sets = [frozenset(w) for w in unit_words]
     best: dict[int, tuple[bool, float, int]] = {}
@@ -159,7 +169,7 @@ def _claude_md_duplicates(data: _Texts, units: list[ClaudeMdUnit], threshold: fl
             code=FindingCode.CLAUDE_MD_DUPLICATE,
             message=f"{'repeats' if exact else 'nearly repeats'} {unit.source} line {unit.line}, "
                     "which Claude Code already loads every session",
-            evidence={"text": mask_text(data.texts[i]), "claude_md": unit.source,
+            evidence={"text": data.shown(i), "claude_md": unit.source,
                       "claude_md_line": unit.line, "claude_md_text": mask_text(unit.text),
                       "match": "exact" if exact else "near", "jaccard": round(sim, 3)},
         ))
@@ -171,8 +181,8 @@ def _labels(entry: Entry) -> tuple[tuple[str, str], ...]:
 
 
 def _pair_texts(data: _Texts, this: int, that: int) -> JSON:
-    return {"text": mask_text(data.texts[this]), "other_file": data.entries[that].file,
-            "other_text": mask_text(data.texts[that])}
+    return {"text": data.shown(this), "other_file": data.entries[that].file,
+            "other_text": data.shown(that)}
 
 
 def _dates(this: Entry, other: Entry) -> JSON:

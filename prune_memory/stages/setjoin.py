@@ -16,11 +16,13 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from fractions import Fraction
 from itertools import islice
+from operator import itemgetter
 
 Pair = tuple[int, int, float]
-# token rank -> (sizes of the sets indexed under it, ascending, for bisection;
-#                (set index, its tokens after this one, its size) in the same order)
-_Index = dict[int, tuple[list[int], list[tuple[int, int, int]]]]
+# token rank -> the sets indexed under it as (set index, its tokens after this one, its size),
+# in order of size
+_Index = dict[int, list[tuple[int, int, int]]]
+_SIZE = itemgetter(2)
 
 
 class _SizeRules:
@@ -54,7 +56,9 @@ class Join:
             own = int(bool(self.sides[x])) if self.sides is not None else 0
             other = 1 - own if self.sides is not None else 0
             rules = self._rules(len(self.ranked[x]))
-            found.extend(self._verify(x, self._candidates(x, rules, indexes[other])))
+            candidates = self._candidates(x, rules, indexes[other])
+            if candidates:
+                found.extend(self._verify(x, candidates))
             self._add(x, rules.index_length, indexes[own])
         return sorted((min(x, y), max(x, y), sim) for x, y, sim in found)
 
@@ -69,11 +73,11 @@ class Join:
         size = len(record)
         self.prefix_end[x] = (record[length - 1], size - length, size)
         for j in range(length):
-            entry = index.get(record[j])
-            if entry is None:
-                entry = index[record[j]] = ([], [])
-            entry[0].append(size)
-            entry[1].append((x, size - j - 1, size))
+            members = index.get(record[j])
+            if members is None:
+                index[record[j]] = [(x, size - j - 1, size)]
+            else:
+                members.append((x, size - j - 1, size))
 
     def _candidates(self, x: int, rules: _SizeRules, index: _Index) -> list[int]:
         """Sets sharing a prefix token with x, counted over both prefixes and dropped as
@@ -82,18 +86,18 @@ class Join:
         size = len(record)
         counts: dict[int, int] = {}  # shared prefix tokens so far; -1 once ruled out
         for i in range(rules.probe_length):
-            entry = index.get(record[i])
-            if entry is None:
+            members = index.get(record[i])
+            if members is None:
                 continue
-            sizes, members = entry
             left_x = size - i - 1
-            for y, left_y, size_y in islice(members, bisect_left(sizes, min_size), None):
+            start = bisect_left(members, min_size, key=_SIZE)
+            for y, left_y, size_y in islice(members, start, None):
                 seen = counts.get(y, 0)
                 if seen >= 0:
                     # Position bound: shared so far + this token + what is left on both.
                     bound = seen + 1 + (left_x if left_x < left_y else left_y)
                     counts[y] = seen + 1 if bound >= needed[size_y] else -1
-        return self._rank_bound(record, rules, counts)
+        return self._rank_bound(record, rules, counts) if counts else []
 
     def _rank_bound(self, record: list[int], rules: _SizeRules,
                     counts: dict[int, int]) -> list[int]:
