@@ -1,7 +1,8 @@
 """Generate realistic memory stores for equivalence tests and benchmarks.
 
 Text is drawn from a Zipf-distributed vocabulary (a few common words dominate, most words
-are rare), sentences run 8 to 40 words, and controlled shares of records are reworded
+are rare; exponent 1.05, so the 100 commonest words make up about two thirds of the text),
+sentences run 8 to 40 words (median about 14), and controlled shares of records are reworded
 copies: exact duplicates (case, punctuation and spacing changed), near duplicates (a few
 words edited, so some land above the 0.8 threshold and some below) and negation pairs
 (a copy with one negation word added). Deterministic for a given seed.
@@ -10,6 +11,7 @@ words edited, so some land above the 0.8 threshold and some below) and negation 
 from __future__ import annotations
 
 import bisect
+import math
 import random
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -27,6 +29,13 @@ _VOWELS = ("a", "e", "i", "o", "u", "ai", "ea", "io", "ou")
 _CODAS = ["", "", "n", "r", "s", "t", "l", "m", "x", "nd", "st"]
 
 NOW = datetime(2026, 10, 12, tzinfo=UTC)
+BASE_RECORDS, BASE_VOCABULARY = 3000, 4000
+
+
+def heaps_vocabulary(count: int) -> int:
+    """Vocabulary for a store of `count` records: 4,000 words at 3,000 records, growing with
+    the square root of the text (Heaps' law), as the vocabulary of real text does."""
+    return round(BASE_VOCABULARY * math.sqrt(count / BASE_RECORDS))
 
 
 @dataclass(frozen=True)
