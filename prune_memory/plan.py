@@ -54,6 +54,7 @@ class PlanEntry:
     reason: str = ""
     related: tuple[str, ...] = ()
     inoculation: Inoculation | None = None
+    size: int = 0
 
     @property
     def codes(self) -> tuple[str, ...]:
@@ -66,7 +67,7 @@ class PlanEntry:
             "fidelity": self.fidelity, "access": self.access,
             "findings": [f.to_json() for f in self.findings],
             "action": self.action.value, "rule": self.rule, "reason": self.reason,
-            "proposed_text": self.proposed_text, "sha256": self.sha256,
+            "proposed_text": self.proposed_text, "sha256": self.sha256, "size": self.size,
         }
         if self.related:
             out["related"] = list(self.related)
@@ -87,6 +88,7 @@ class PlanEntry:
             proposed_text=data.get("proposed_text"), reason=data.get("reason", ""),
             related=tuple(data.get("related", ())),
             inoculation=Inoculation.from_json(draft) if draft else None,
+            size=int(data.get("size", 0)),
         )
 
 

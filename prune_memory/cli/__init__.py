@@ -19,6 +19,7 @@ from prune_memory.cli import hygiene  # noqa: F401  isort: skip
 from prune_memory.cli import engine  # noqa: F401  isort: skip
 from prune_memory.cli import staleness  # noqa: F401  isort: skip
 from prune_memory.cli import passes  # noqa: F401  isort: skip
+from prune_memory.cli import run  # noqa: F401  isort: skip
 
 
 def main() -> None:

@@ -82,7 +82,7 @@ def poison(ev: Evidence) -> Decision | None:
 
 def overridden_decision(ev: Evidence) -> Decision | None:
     found = ev.of(C.DECISION_REVERSAL)
-    if not found or ev.inoculated_by:
+    if not found or ev.inoculated_by or any(f.evidence.get("inoculated") for f in found):
         return None
     return Decision(Action.INOCULATE, "5i-overridden-decision", _because(
         "A decision later overridden; keep it and add a SUPERSEDED record pointing at it",

@@ -7,9 +7,10 @@ stops the same reasoning from rebuilding the same conclusion.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import datetime
 
-from prune_memory.model import Entry, Finding, FindingCode
+from prune_memory.model import Entry, Finding, FindingCode, MemoryDir
 from prune_memory.plan import Inoculation
 
 _ABANDONED = re.compile(
@@ -41,9 +42,20 @@ def find_abandoned_strategy(entry: Entry) -> Finding | None:
     )
 
 
-def draft_inoculation(entry: Entry, now: datetime) -> Inoculation:
-    """SUPERSEDED fields prefilled from the memory's own sentences, for a human to edit."""
-    sentences = [s.strip() for s in _SENTENCE.split(" ".join(entry.body.split())) if s.strip()]
+def sentences_of(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.split(" ".join(text.split())) if s.strip()]
+
+
+def draft_inoculation(entry: Entry, now: datetime, findings: Sequence[Finding] = (),
+                      memdir: MemoryDir | None = None) -> Inoculation:
+    """SUPERSEDED fields prefilled from the memory's own sentences, for a human to edit.
+
+    For a decision that a later one overrode, the fields come from the reversal's evidence.
+    """
+    reversal = next((f for f in findings if f.code is FindingCode.DECISION_REVERSAL), None)
+    if reversal is not None:
+        return _overridden(entry, reversal, memdir)
+    sentences = sentences_of(entry.body)
     first = sentences[0] if sentences else entry.description
     reason = _first_matching(sentences, _ABANDONED) or entry.description
     trigger = _first_matching(sentences, _PERSISTS) or _first_matching(sentences, _DONT) or ""
@@ -53,6 +65,26 @@ def draft_inoculation(entry: Entry, now: datetime) -> Inoculation:
         evidence=reason,
         abandonment_reason=_after_colon(reason),
         do_not_rederive=trigger or f"signals that lead back to: {first}",
+    )
+
+
+def _overridden(entry: Entry, reversal: Finding, memdir: MemoryDir | None) -> Inoculation:
+    ev = reversal.evidence
+    newer = str(ev.get("overridden_by", "a later memory"))
+    when = str(ev.get("overridden_on", ""))
+    later = memdir.entry(newer) if memdir is not None else None
+    said = sentences_of(later.body)[0] if later and sentences_of(later.body) else newer
+    sentences = sentences_of(entry.body)
+    commit = f"; the repo changed in {ev['short']} on {ev['date']} ({ev.get('subject', '')})" \
+        if ev.get("short") else ""
+    start = entry.written_at[0].date().isoformat()
+    return Inoculation(
+        pattern=sentences[0] if sentences else entry.description,
+        period=f"{(_MONTH.findall(entry.body) or [start])[0]} to {when or 'now'}",
+        evidence=f"overridden by {newer} on {when or 'a later date'}{commit}",
+        abandonment_reason=f"replaced by a later decision: {said}",
+        do_not_rederive=f"the reasoning recorded in {entry.file}; the current decision is "
+                        f"in {newer}",
     )
 
 

@@ -21,7 +21,7 @@ INOCULATING = (Action.WITHDRAW_INOCULATE, Action.INOCULATE)
 
 
 def plan_entry(ev: Evidence, decision: Decision, decay: Decay, options: PassOptions,
-               checked: str) -> PlanEntry:
+               checked: str, memdir: MemoryDir | None = None) -> PlanEntry:
     entry = ev.entry
     return PlanEntry(
         file=entry.file, name=entry.name, memory_type=entry.memory_type,
@@ -30,8 +30,8 @@ def plan_entry(ev: Evidence, decision: Decision, decay: Decay, options: PassOpti
                                           "checked": checked},
         findings=ev.findings, action=decision.action, rule=decision.rule,
         sha256=entry.sha256, proposed_text=decision.proposed_text, reason=decision.reason,
-        related=decision.related,
-        inoculation=draft_inoculation(entry, options.now)
+        related=decision.related, size=entry.size,
+        inoculation=draft_inoculation(entry, options.now, ev.findings, memdir)
         if decision.action in INOCULATING else None,
     )
 
@@ -40,7 +40,8 @@ def assemble_plan(memdir: MemoryDir, options: PassOptions,
                   evidence: Sequence[tuple[Evidence, Decay]], reach: Reachability,
                   staleness: StalenessReport) -> Plan:
     """The plan of one pass: every entry decided, the index figures and reachability."""
-    entries = tuple(plan_entry(ev, decide(ev), decay, options, staleness.checked(ev.entry.file))
+    entries = tuple(plan_entry(ev, decide(ev), decay, options,
+                               staleness.checked(ev.entry.file), memdir)
                     for ev, decay in evidence)
     reachability = {**reach.to_json(), "repairs": propose_repairs(memdir, reach, entries)}
     return Plan(
