@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from datetime import datetime
 from enum import StrEnum
+from functools import cached_property
 from pathlib import Path
 from typing import Any, NewType
 
