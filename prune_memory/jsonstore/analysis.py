@@ -68,12 +68,14 @@ def _age(record: StoreRecord, now: datetime) -> RecordAge:
 def report(records: Sequence[StoreRecord], analysis: StoreAnalysis) -> JSON:
     """The audit as JSON, key for key the shape of the original `report` command."""
     ids = [record.id for record in records]
-    ages = sorted(d.days_idle for d in analysis.decay)
+    idle = sorted(age.days_idle for age in analysis.decay)
+    # upper median, as the original audit reports it
+    oldest, median = (idle[-1], idle[len(idle) // 2]) if idle else (0, 0)
     return {
         "total_records": len(records),
         "total_text_chars": sum(len(record.text) for record in records),
-        "oldest_age_days": ages[-1] if ages else 0,
-        "median_age_days": ages[len(ages) // 2] if ages else 0,
+        "oldest_age_days": oldest,
+        "median_age_days": median,
         "never_recalled": sum(1 for record in records if record.recall_count == 0),
         "pinned": sum(1 for record in records if record.pinned),
         "exact_duplicate_groups": [[ids[i] for i in group] for group in analysis.exact_groups],
