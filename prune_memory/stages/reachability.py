@@ -78,10 +78,10 @@ def _index_links(index: Index, on_disk: set[str]) -> tuple[list[JSON], list[JSON
 
 
 def _bare_mentions(memdir: MemoryDir) -> list[JSON]:
-    """A file named in index text without a link: the reader may never open it."""
+    """A file named in index text but linked nowhere: the reader may never open it."""
     if memdir.index is None:
         return []
-    files = {e.file for e in memdir.topics}
+    files = {e.file for e in memdir.topics if not e.indexed}  # linked elsewhere: harmless
     out: list[JSON] = []
     for line in memdir.index.lines:
         linked = {lk.target for lk in line.links}

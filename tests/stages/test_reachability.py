@@ -29,8 +29,10 @@ def test_dangling_and_orphaned_both_directions(tmp_path: Path) -> None:
 
 
 def test_degraded_reference_names_a_file_inexactly(tmp_path: Path) -> None:
-    result = _scan(tmp_path, {"MEMORY.md": "- [A](Project-Auth)\n- see b.md for more\n",
-                              "project_auth.md": topic("auth", "x"), "b.md": topic("b", "y")})
+    result = _scan(tmp_path, {"MEMORY.md": "- [A](Project-Auth)\n- see b.md for more\n"
+                                           "- [C](c.md) and c.md again\n",
+                              "project_auth.md": topic("auth", "x"), "b.md": topic("b", "y"),
+                              "c.md": topic("c", "z")})
     degraded = result["degraded"]
     assert [(d["target"], d["likely"]) for d in degraded] == [  # type: ignore[union-attr]
         ("Project-Auth", "project_auth.md"), ("b.md", "b.md")]

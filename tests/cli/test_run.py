@@ -1,0 +1,113 @@
+"""`run --yes` on a copy of the demo: what it leaves behind, and that restore undoes it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from prune_memory.store.loader import load_memory_dir
+from prune_memory.store.pruninglog import read_log
+from tests.conftest import CliResult, tree_hash
+
+Cli = Callable[..., CliResult]
+NOW = "2026-11-29T12:00:00Z"
+
+
+@pytest.fixture
+def ran(cli: Cli, demo_memory: Path, demo_repo: Path, tmp_path: Path) -> tuple[Path, Path, Path]:
+    original = tmp_path / "original"
+    shutil.copytree(demo_memory, original)
+    snaps = tmp_path / "snaps"
+    result = cli("run", demo_memory, "--repo", demo_repo, "--yes", "--now", NOW,
+                 "--snapshot-dir", snaps)
+    assert result.code == 0, result.err
+    assert "Pass summary" in result.out
+    return demo_memory, original, snaps
+
+
+def test_snapshot_verifies_with_sha256sum(ran: tuple[Path, Path, Path]) -> None:
+    _, _, snaps = ran
+    (manifest,) = snaps.rglob("MANIFEST.sha256")
+    subprocess.run(["sha256sum", "--quiet", "-c", "MANIFEST.sha256"], cwd=manifest.parent,
+                   check=True)
+
+
+def test_every_withdrawal_has_a_tombstone_and_a_register_row(
+        ran: tuple[Path, Path, Path]) -> None:
+    memory, original, _ = ran
+    log = read_log(memory)
+    rows = [r for a in log.audits if a.date == "2026-11-29" for r in a.rows]
+    assert len(rows) == 8
+    for row in rows:
+        tombstone = memory / row.tombstone
+        assert tombstone.is_file()
+        assert f"register_id: {row.register_id}" in tombstone.read_text()
+        assert row.file is not None and not (memory / row.file).exists()
+        assert (original / row.file).read_bytes() in tombstone.read_bytes()
+
+
+def test_superseded_files_are_indexed(ran: tuple[Path, Path, Path]) -> None:
+    memory, _, _ = ran
+    counters = sorted(p.name for p in memory.glob("superseded_*.md"))
+    assert len(counters) == 2
+    index = (memory / "MEMORY.md").read_text()
+    assert all(f"]({name})" in index for name in counters)
+
+
+def test_protected_entries_are_untouched(ran: tuple[Path, Path, Path]) -> None:
+    memory, original, _ = ran
+    for name in ("project_rename_to_cairn.md", "feedback_commit_messages.md"):
+        assert (memory / name).read_bytes() == (original / name).read_bytes()
+
+
+def test_scan_is_clean_and_a_new_plan_withdraws_nothing(
+        cli: Cli, ran: tuple[Path, Path, Path], demo_repo: Path) -> None:
+    memory, _, _ = ran
+    assert cli("scan", memory).code == 0
+    result = cli("plan", memory, "--repo", demo_repo, "--now", NOW, "--json")
+    actions = {e["file"]: e["action"] for e in json.loads(result.out)["entries"]}
+    assert not {a for a in actions.values()} & {"withdraw", "withdraw+inoculate", "inoculate"}
+
+
+def test_audit_section_has_every_field(ran: tuple[Path, Path, Path]) -> None:
+    memory, _, snaps = ran
+    audit = next(a for a in read_log(memory).audits if a.date == "2026-11-29")
+    assert audit.fields["Entries audited"] == "35"
+    assert audit.fields["Entries withdrawn"].startswith("8 (")
+    assert audit.manifest is not None and audit.manifest.startswith(str(snaps))
+    for key in ("Entries updated", "Staleness found", "Fidelity failures", "Protected"):
+        assert key in audit.fields
+
+
+def test_restore_of_every_register_id_is_byte_identical(
+        cli: Cli, ran: tuple[Path, Path, Path]) -> None:
+    memory, original, _ = ran
+    rows = [r for a in read_log(memory).audits if a.date == "2026-11-29" for r in a.rows]
+    for row in rows:
+        result = cli("restore", row.register_id, memory, "--now", NOW)
+        assert result.code == 0, result.err
+        assert row.file is not None
+        digest = hashlib.sha256((memory / row.file).read_bytes()).hexdigest()
+        assert digest == hashlib.sha256((original / row.file).read_bytes()).hexdigest()
+    assert {e.file for e in load_memory_dir(original).topics} <= {
+        e.file for e in load_memory_dir(memory).topics}
+
+
+def test_dry_run_changes_nothing(cli: Cli, demo_memory: Path, demo_repo: Path) -> None:
+    before = tree_hash(demo_memory)
+    result = cli("run", demo_memory, "--repo", demo_repo, "--dry-run", "--now", NOW)
+    assert result.code == 0 and "withdraw" in result.out
+    assert tree_hash(demo_memory) == before
+
+
+def test_review_refuses_without_a_terminal(cli: Cli, demo_memory: Path) -> None:
+    before = tree_hash(demo_memory)
+    result = cli("run", demo_memory, "--now", NOW)
+    assert result.code == 2 and "terminal" in result.err
+    assert tree_hash(demo_memory) == before
