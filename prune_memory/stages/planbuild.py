@@ -17,9 +17,6 @@ from prune_memory.stages.staleness import StalenessReport
 if TYPE_CHECKING:
     from prune_memory.pipeline import PassOptions
 
-INOCULATING = (Action.WITHDRAW_INOCULATE, Action.INOCULATE)
-
-
 def plan_entry(ev: Evidence, decision: Decision, decay: Decay, options: PassOptions,
                checked: str, memdir: MemoryDir | None = None) -> PlanEntry:
     entry = ev.entry
@@ -31,8 +28,9 @@ def plan_entry(ev: Evidence, decision: Decision, decay: Decay, options: PassOpti
         findings=ev.findings, action=decision.action, rule=decision.rule,
         sha256=entry.sha256, proposed_text=decision.proposed_text, reason=decision.reason,
         related=decision.related, size=entry.size,
+        # Drafted for every proposal so a reviewer can choose to inoculate with fields prefilled.
         inoculation=draft_inoculation(entry, options.now, ev.findings, memdir)
-        if decision.action in INOCULATING else None,
+        if decision.action is not Action.KEEP else None,
     )
 
 
