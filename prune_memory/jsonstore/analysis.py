@@ -15,7 +15,7 @@ from prune_memory.jsonstore.records import StoreRecord
 from prune_memory.model import JSON
 from prune_memory.stages.contradiction import NEGATIONS, Contradiction, contradictions
 from prune_memory.stages.decay import idle_days, staleness
-from prune_memory.stages.similarity import Pair, TokenSets, equal_groups, tokens
+from prune_memory.stages.similarity import Corpus, Pair
 
 NEAR_THRESHOLD = 0.8
 
@@ -45,17 +45,12 @@ def analyse(
     negations: frozenset[str] = NEGATIONS,
 ) -> StoreAnalysis:
     """Run every check over the records; pairs are found by the exact similarity join."""
-    words = [tokens(record.text) for record in records]
-    normalised = [" ".join(w) for w in words]
-    sets = TokenSets([frozenset(w) for w in words])
-    near = [(i, j, sim) for i, j, sim in sets.pairs(near_threshold)
-            if normalised[i] != normalised[j]]
+    corpus = Corpus([record.text for record in records])
     labels = [(("key", r.key),) if r.key else () for r in records]
-    flags = contradictions(sets, normalised, labels, negations=negations)
     return StoreAnalysis(
-        exact_groups=tuple(tuple(g) for g in equal_groups(normalised)),
-        near_pairs=tuple(near),
-        contradictions=tuple(flags),
+        exact_groups=tuple(tuple(group) for group in corpus.exact_groups()),
+        near_pairs=tuple(corpus.pairs(near_threshold)),
+        contradictions=tuple(contradictions(corpus, labels, negations=negations)),
         decay=tuple(_age(record, now) for record in records),
     )
 

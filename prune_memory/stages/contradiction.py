@@ -11,7 +11,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from prune_memory.stages.similarity import TokenSets, jaccard, similar_pairs
+from prune_memory.stages.similarity import Corpus, jaccard
 
 CONTRADICTION_THRESHOLD = 0.5
 
@@ -57,26 +57,25 @@ def negated(tokens: Collection[str], negations: frozenset[str] = NEGATIONS) -> b
 
 
 def contradictions(
-    token_sets: Sequence[frozenset[str]] | TokenSets,
-    normalised: Sequence[str],
+    corpus: Corpus,
     labels: Sequence[Sequence[tuple[str, str]]],
     *,
     negations: frozenset[str] = NEGATIONS,
     threshold: float = CONTRADICTION_THRESHOLD,
 ) -> list[Contradiction]:
-    """Every flagged pair, sorted; one flag per pair even when both rules fire.
+    """Every flagged pair of the corpus's texts, sorted; one flag per pair even when both
+    rules fire.
 
-    `labels[i]` holds (field, value) pairs such as ("key", "db-port"): two items sharing one
-    whose normalised texts differ are flagged. The similarity candidates come from the join,
-    run only between negated and plain items (a pair on one side can never qualify).
+    `labels[i]` holds (field, value) pairs such as ("key", "db-port"): two texts sharing one
+    whose normal forms differ are flagged. Similar pairs come from the join, run only between
+    negated and plain texts (a pair on one side can never qualify).
     """
-    prepared = token_sets if isinstance(token_sets, TokenSets) else TokenSets(token_sets)
-    sides = [negated(s, negations) for s in prepared.sets]
+    sides = [negated(s, negations) for s in corpus.sets]
     flags = {(i, j): Contradiction(i, j, sim, "negation differs")
-             for i, j, sim in similar_pairs(prepared, threshold, sides=sides)}
-    for (i, j), field in _same_label_pairs(labels, normalised).items():
+             for i, j, sim in corpus.pairs(threshold, sides=sides)}
+    for (i, j), field in _same_label_pairs(labels, corpus.normalised).items():
         if (i, j) not in flags:
-            sim = jaccard(prepared.sets[i], prepared.sets[j])
+            sim = jaccard(corpus.sets[i], corpus.sets[j])
             flags[(i, j)] = Contradiction(i, j, sim, f"same {field}, different text")
     return [flags[pair] for pair in sorted(flags)]
 

@@ -14,13 +14,7 @@ from prune_memory.model import JSON, Entry, EntryKind, Finding, FindingCode, Mem
 from prune_memory.secrets.mask import mask_text
 from prune_memory.stages.claudemd import ClaudeMdUnit, claude_md_units
 from prune_memory.stages.contradiction import LIMITS, NEGATIONS, Contradiction, contradictions
-from prune_memory.stages.similarity import (
-    TokenSets,
-    equal_groups,
-    similar_pairs,
-    similar_pairs_across,
-    tokens,
-)
+from prune_memory.stages.similarity import Corpus, similar_pairs_across, token_set, tokens
 from prune_memory.stages.survivor import choose_survivor, survivor_reason
 
 NEAR_THRESHOLD = 0.8
@@ -35,8 +29,7 @@ class _Texts:
 
     entries: list[Entry]
     texts: list[str]
-    normalised: list[str]
-    sets: TokenSets
+    corpus: Corpus
     masked: dict[int, str] = field(default_factory=dict)
 
     def shown(self, i: int) -> str:
@@ -76,22 +69,15 @@ def check_fidelity(
 
 
 def _prepare(entries: Sequence[Entry]) -> _Texts:
-    kept: list[Entry] = []
-    texts: list[str] = []
-    words: list[list[str]] = []
-    for entry in entries:
-        text = analysed_text(entry)
-        entry_words = tokens(text)
-        if entry_words:  # an empty memory is the noise check's business, not a duplicate
-            kept.append(entry)
-            texts.append(text)
-            words.append(entry_words)
-    return _Texts(kept, texts, [" ".join(w) for w in words],
-                  TokenSets([frozenset(w) for w in words]))
+    # an entry without words is the noise check's business, not a duplicate
+    said = [(entry, analysed_text(entry)) for entry in entries]
+    said = [(entry, text) for entry, text in said if token_set(text)]
+    return _Texts([entry for entry, _ in said], [text for _, text in said],
+                  Corpus([text for _, text in said]))
 
 
 def _exact_duplicates(data: _Texts, protected: frozenset[str], found: Findings) -> None:
-    for group in equal_groups(data.normalised):
+    for group in data.corpus.exact_groups():
         members = [data.entries[i] for i in group]
         keep = choose_survivor(members, protected)
         for i, entry in zip(group, members, strict=True):
@@ -109,9 +95,7 @@ def _exact_duplicates(data: _Texts, protected: frozenset[str], found: Findings) 
 
 def _near_duplicates(data: _Texts, protected: frozenset[str], threshold: float,
                      found: Findings) -> None:
-    for i, j, sim in similar_pairs(data.sets, threshold):
-        if data.normalised[i] == data.normalised[j]:
-            continue  # exact duplicates are reported as such
+    for i, j, sim in data.corpus.pairs(threshold):  # exact duplicates are not among them
         first, second = data.entries[i], data.entries[j]
         better = choose_survivor([first, second], protected)
         for this, that in ((i, j), (j, i)):
@@ -129,7 +113,7 @@ def _near_duplicates(data: _Texts, protected: frozenset[str], threshold: float,
 
 def _contradictions(data: _Texts, negations: frozenset[str], found: Findings) -> None:
     labels = [_labels(entry) for entry in data.entries]
-    for flag in contradictions(data.sets, data.normalised, labels, negations=negations):
+    for flag in contradictions(data.corpus, labels, negations=negations):
         for this, that in ((flag.first, flag.second), (flag.second, flag.first)):
             other = data.entries[that]
             found[data.entries[this].file].append(Finding(
@@ -146,7 +130,7 @@ def _contradiction_evidence(data: _Texts, flag: Contradiction, this: int, that: 
     return {
         **_pair_texts(data, this, that), "jaccard": round(flag.jaccard, 3),
         "reason": flag.reason, "limits": LIMITS,
-        "negations": {data.entries[k].file: sorted(data.sets.sets[k] & negations)
+        "negations": {data.entries[k].file: sorted(data.corpus.sets[k] & negations)
                       for k in (this, that)},
         **_dates(data.entries[this], data.entries[that]),
     }
@@ -159,8 +143,8 @@ def _claude_md_duplicates(data: _Texts, units: list[ClaudeMdUnit], threshold: fl
     unit_words = [tokens(unit.text) for unit in units]
     unit_sets = [frozenset(w) for w in unit_words]
     best: dict[int, tuple[bool, float, int]] = {}
-    for i, u, sim in similar_pairs_across(data.sets.sets, unit_sets, threshold):
-        exact = data.normalised[i] == " ".join(unit_words[u])
+    for i, u, sim in similar_pairs_across(data.corpus.sets, unit_sets, threshold):
+        exact = data.corpus.normalised[i] == " ".join(unit_words[u])
         if i not in best or (exact, sim) > best[i][:2]:
             best[i] = (exact, sim, u)  # an exact repeat beats a near one; then the closest
     for i, (exact, sim, u) in sorted(best.items()):

@@ -19,7 +19,7 @@ from itertools import chain
 from prune_memory.errors import BadInputError
 from prune_memory.stages.setjoin import Join, Pair
 
-__all__ = ["Pair", "TokenSets", "equal_groups", "exact_groups", "jaccard", "normalise",
+__all__ = ["Corpus", "Pair", "TokenSets", "equal_groups", "exact_groups", "jaccard", "normalise",
            "similar_pairs", "similar_pairs_across", "threshold_fraction", "token_set", "tokens"]
 
 # An apostrophe inside a word joins its halves: "don't" -> "dont", "it’s" -> "its".
@@ -125,3 +125,35 @@ class TokenSets:
             raise ValueError("sides must give one flag per token set")
         return Join(self.sets, self.ranked, self.order, threshold_fraction(threshold),
                     sides).run()
+
+
+class Corpus:
+    """Texts worked into words once: normal forms, token sets, and the texts grouped by normal
+    form. Joins run once per distinct text and the copies are added back to the pairs, so a
+    fact stored fifty times costs one comparison, not 1,225."""
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        words = [tokens(text) for text in texts]
+        self.normalised = [" ".join(w) for w in words]
+        self.sets = [frozenset(w) for w in words]
+        groups: dict[str, list[int]] = {}
+        for position, norm in enumerate(self.normalised):
+            groups.setdefault(norm, []).append(position)
+        self.copies = list(groups.values())  # in order of first appearance
+        self.distinct = TokenSets([self.sets[group[0]] for group in self.copies])
+
+    def __len__(self) -> int:
+        return len(self.sets)
+
+    def exact_groups(self) -> list[list[int]]:
+        """Same as `exact_groups(texts)`."""
+        return [group for group in self.copies if len(group) > 1]
+
+    def pairs(self, threshold: float, *, sides: Sequence[bool] | None = None) -> list[Pair]:
+        """Pairs (i, j, jaccard), i < j, of texts with different normal forms and Jaccard >=
+        threshold, sorted. `sides` (one flag per text) must agree among copies of a text."""
+        first = [group[0] for group in self.copies]
+        found = self.distinct.pairs(threshold,
+                                    sides=None if sides is None else [sides[i] for i in first])
+        return sorted((min(i, j), max(i, j), sim) for a, b, sim in found
+                      for i in self.copies[a] for j in self.copies[b])

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from prune_memory.errors import BadInputError
 from prune_memory.stages.similarity import (
+    Corpus,
     TokenSets,
     exact_groups,
     jaccard,
@@ -112,3 +113,17 @@ def test_prepared_sets_can_be_joined_at_several_thresholds() -> None:
                  if jaccard(prepared.sets[i], prepared.sets[j]) >= threshold]
         assert [(i, j) for i, j, _ in prepared.pairs(threshold)] == naive
     assert len(prepared) == 4
+
+
+def test_corpus_joins_each_distinct_text_once_and_adds_copies_back() -> None:
+    texts = ["Use pnpm, not npm.", "the build uses pnpm not npm", "USE PNPM -- NOT NPM",
+             "use pnpm not npm", "unrelated words here", "The build uses pnpm, not npm!"]
+    corpus = Corpus(texts)
+    assert corpus.exact_groups() == [[0, 2, 3], [1, 5]] == exact_groups(texts)
+    assert len(corpus.distinct) == 3 and len(corpus) == 6
+    naive = [(i, j, s) for i, j, s in reference_pairs(corpus.sets, 0.4)
+             if corpus.normalised[i] != corpus.normalised[j]]
+    assert corpus.pairs(0.4) == naive and len(naive) == 6
+    sides = [True, False, True, True, False, False]
+    assert corpus.pairs(0.4, sides=sides) == [p for p in naive if sides[p[0]] != sides[p[1]]]
+    assert corpus.pairs(0.4, sides=[True, True, True, True, False, True]) == []
