@@ -6,12 +6,13 @@ an edit, and removing lines then putting them back gives the original bytes.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from prune_memory.errors import RefusedError
 from prune_memory.store.indexlinks import linking_lines
-from prune_memory.store.placement import CONTEXT, position
+from prune_memory.store.placement import context, position
 from prune_memory.store.tombstone import IndexLineRecord
 
 BOM = "\ufeff"
@@ -82,7 +83,8 @@ def remove_entry(raw: bytes, file: str,
     """Drop the lines linking `file` (putting `replacement` where the first one was)."""
     index = IndexText.parse(raw)
     doomed = linking_lines(index.lines, file)
-    records = [_record(index, n) for n in doomed]
+    counts = Counter(index.lines)
+    records = [_record(index, n, counts) for n in doomed]
     first_eol = index.eols[doomed[0]] if doomed else "\n"
     for n in reversed(doomed):
         del index.lines[n]
@@ -121,8 +123,9 @@ def has_line_in(index: IndexText, text: str) -> bool:
     return text in index.lines
 
 
-def _record(index: IndexText, n: int) -> IndexLineRecord:
+def _record(index: IndexText, n: int, counts: Counter[str]) -> IndexLineRecord:
     lines = index.lines
-    return IndexLineRecord(text=lines[n], eol=index.eols[n],
-                           prev=tuple(reversed(lines[max(0, n - CONTEXT):n])),
-                           next=tuple(lines[n + 1:n + 1 + CONTEXT]), at=n)
+    prev, prev_edge = context(reversed(lines[:n]), counts)
+    after, next_edge = context(lines[n + 1:], counts)
+    return IndexLineRecord(text=lines[n], eol=index.eols[n], prev=prev, next=after, at=n,
+                           prev_edge=prev_edge, next_edge=next_edge)

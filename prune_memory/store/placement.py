@@ -10,68 +10,105 @@ then the one nearest the old line number.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from itertools import pairwise
 
 from prune_memory.store.tombstone import IndexLineRecord
 
-CONTEXT = 3  # lines remembered on each side of a removed line
+CONTEXT = 3  # non-blank lines remembered on each side of a removed line
 _EDGE = "\0edge-of-file"
 
 
+def context(lines: Iterable[str], counts: Counter[str]) -> tuple[tuple[str, ...], bool]:
+    """The lines next to a removed one, nearest first, up to the third that is unique in
+    the index, and whether the file ended first. Blank and repeated lines ride along
+    without counting: alone they cannot say where a line was, but how many of them sit
+    between it and a unique line can."""
+    kept: list[str] = []
+    solid = 0
+    for line in lines:
+        kept.append(line)
+        solid += counts[line] == 1 and bool(line.strip())
+        if solid == CONTEXT:
+            return tuple(kept), False
+    return tuple(kept), True
+
+
+@dataclass(frozen=True)
+class _Scene:
+    """What every placement decision in one restore shares: the index as it is now and
+    the order facts from every record, ours and the other tombstones'."""
+
+    lines: list[str]
+    unique: set[str]
+    records: dict[str, IndexLineRecord]
+    after: dict[str, set[str]]  # text → texts known to come right after it
+    before: dict[str, set[str]]
+
+
 def position(lines: list[str], record: IndexLineRecord,
-             hints: Sequence[IndexLineRecord] = (), depth: int = 0) -> int:
+             hints: Sequence[IndexLineRecord] = ()) -> int:
     """The 0-based place at which to insert `record.text` into `lines`."""
-    unique = {text for text, n in Counter(lines).items() if n == 1}
-    earlier, later = _known_order(record, hints, set(lines) - unique)
-    by_text = {hint.text: hint for hint in hints}
-    beside = _vouched(lines, record, hints) | _beside_gone(lines, record, hints, depth)
-    gone_then = {hint.text for hint in hints if _earlier(hint.seq, record.seq)}
-
-    def rank(at: int) -> tuple[int, int, int, int]:
-        wrong = sum(1 for ln in lines[:at] if ln in unique and ln in later) + \
-            sum(1 for ln in lines[at:] if ln in unique and ln in earlier)
-        return (wrong, -int(at in beside), -_score(lines, at, record, by_text, gone_then),
-                abs(at - record.at))
-
-    return min(range(len(lines) + 1), key=lambda at: (rank(at), at))
+    return _place(_scene(lines, [record, *hints]), record, frozenset())
 
 
-def _beside_gone(lines: list[str], record: IndexLineRecord,
-                 hints: Sequence[IndexLineRecord], depth: int) -> set[int]:
-    """When the line right above (or below) ours is withdrawn too, ours goes where that
-    one would go back."""
-    if depth >= 4:
-        return set()
-    present = set(lines)
-    places: set[int] = set()
-    for neighbour in (record.prev[:1], record.next[:1]):
-        text = neighbour[0] if neighbour else None
-        hint = next((h for h in hints if h.text == text), None)
-        if text is None or text in present or hint is None:
-            continue
-        others = [*(h for h in hints if h.text != text), record]  # ours is gone too
-        places.add(position(lines, hint, others, depth + 1))
-    return places
-
-
-def _known_order(record: IndexLineRecord, hints: Sequence[IndexLineRecord],
-                 repeated: set[str]) -> tuple[set[str], set[str]]:
-    """Texts known to come before, and after, `record.text` (transitively). Lines that
-    repeat (blank lines, a heading used twice) say nothing about order and are skipped."""
-    chains = [[*reversed(rec.prev), rec.text, *rec.next] for rec in (record, *hints)]
+def _scene(lines: list[str], records: list[IndexLineRecord]) -> _Scene:
+    counts = Counter(lines)
+    unique = {text for text, n in counts.items() if n == 1}
+    # Lines that repeat (blank lines, a heading used twice) say nothing about order.
+    repeated = set(counts) - unique
+    chains = [[*reversed(rec.prev), rec.text, *rec.next] for rec in records]
     for chain in chains:
         repeated |= {text for text, n in Counter(chain).items() if n > 1}
-    after: defaultdict[str, set[str]] = defaultdict(set)  # text → texts right after it
-    for chain in chains:
-        kept = [text for text in chain if text not in repeated]
-        for first, second in pairwise(kept):
-            after[first].add(second)
+    after: defaultdict[str, set[str]] = defaultdict(set)
     before: defaultdict[str, set[str]] = defaultdict(set)
-    for first, seconds in after.items():
-        for second in seconds:
+    for chain in chains:
+        for first, second in pairwise(t for t in chain if t not in repeated):
+            after[first].add(second)
             before[second].add(first)
-    return _reach(before, record.text), _reach(after, record.text)
+    return _Scene(lines, unique, {r.text: r for r in records}, after, before)
+
+
+def _place(scene: _Scene, record: IndexLineRecord, visiting: frozenset[str]) -> int:
+    lines, unique = scene.lines, scene.unique
+    earlier, later = _reach(scene.before, record.text), _reach(scene.after, record.text)
+    by_text = {text: rec for text, rec in scene.records.items() if text != record.text}
+    beside = _vouched(lines, record, by_text) | _beside_gone(scene, record, visiting)
+    gone_now = set(by_text) - set(lines)
+    unseen = {rec.text for rec in by_text.values() if _earlier(rec.seq, record.seq)} - \
+        set(record.prev) - set(record.next)
+    above = _expected(record, by_text, gone_now, up=True)
+    below = _expected(record, by_text, gone_now, up=False)
+    # wrong[at]: order facts broken by inserting at `at` (later lines above, earlier below)
+    wrong = [sum(1 for ln in lines if ln in unique and ln in earlier)]
+    for line in lines:
+        known = line in unique
+        wrong.append(wrong[-1] + (known and line in later) - (known and line in earlier))
+
+    def rank(at: int) -> tuple[int, int, int, int, int]:
+        score = _matched(lines, at - 1, -1, above, unseen) + \
+            _matched(lines, at, 1, below, unseen)
+        return (wrong[at], -int(at in beside), -score, abs(at - record.at), at)
+
+    return min(range(len(lines) + 1), key=rank)
+
+
+def _beside_gone(scene: _Scene, record: IndexLineRecord, visiting: frozenset[str]) -> set[int]:
+    """When the line right next to ours (by our memory or by its own) is withdrawn too,
+    ours goes where that one would go back — judged without asking us in turn."""
+    visiting = visiting | {record.text}
+    if len(visiting) > 4:
+        return set()
+    present = set(scene.lines)
+    neighbours = {*record.prev[:1], *record.next[:1]}
+    places: set[int] = set()
+    for text, other in scene.records.items():
+        if text in present or text in visiting:
+            continue
+        if text in neighbours or record.text in (*other.prev[:1], *other.next[:1]):
+            places.add(_place(scene, other, visiting))
+    return places
 
 
 def _reach(edges: dict[str, set[str]], start: str) -> set[str]:
@@ -86,14 +123,13 @@ def _reach(edges: dict[str, set[str]], start: str) -> set[str]:
 
 
 def _vouched(lines: list[str], record: IndexLineRecord,
-             hints: Sequence[IndexLineRecord]) -> set[int]:
+             by_text: dict[str, IndexLineRecord]) -> set[int]:
     """Places another tombstone vouches for: it saw our line k lines from its own, and
     the k lines in between are still the ones it saw."""
     places: set[int] = set()
-    by_text = {hint.text: hint for hint in hints}
     for at, line in enumerate(lines):
         hint = by_text.get(line)
-        if hint is None:
+        if hint is None or (record.text not in hint.next and record.text not in hint.prev):
             continue
         for k, text in enumerate(hint.next):
             if text == record.text and lines[at + 1:at + 1 + k] == list(hint.next[:k]):
@@ -104,22 +140,12 @@ def _vouched(lines: list[str], record: IndexLineRecord,
     return places
 
 
-def _score(lines: list[str], at: int, record: IndexLineRecord, hints: dict[str, IndexLineRecord],
-           gone_then: set[str]) -> int:
-    gone_now = set(hints) - set(lines)
-    unseen = gone_then - set(record.prev) - set(record.next)
-    above = [*reversed(lines[:at]), _EDGE]
-    below = [*lines[at:], _EDGE]
-    return (_matched(above, _expected(record, hints, gone_now, up=True), unseen)
-            + _matched(below, _expected(record, hints, gone_now, up=False), unseen))
-
-
 def _expected(record: IndexLineRecord, hints: dict[str, IndexLineRecord], gone_now: set[str],
               *, up: bool) -> list[str]:
     """The remembered lines on one side, without those withdrawn since; when the last one
     is gone, its own tombstone's memory carries on (so an edge two entries away is seen)."""
     items = list(record.prev if up else record.next)
-    edge = len(items) < CONTEXT
+    edge = record.prev_edge if up else record.next_edge
     out: list[str] = []
     for _ in range(8):  # a few hops through withdrawn neighbours
         for text in items:
@@ -128,25 +154,28 @@ def _expected(record: IndexLineRecord, hints: dict[str, IndexLineRecord], gone_n
         last = items[-1] if items else None
         if edge or last not in gone_now or last not in hints:
             break
-        items = list(hints[last].prev if up else hints[last].next)
-        edge = len(items) < CONTEXT
+        hop = hints[last]
+        items, edge = (list(hop.prev), hop.prev_edge) if up else (list(hop.next), hop.next_edge)
     return [*out, _EDGE] if edge else out
 
 
-def _matched(actual: list[str], wanted: list[str], unseen: set[str]) -> int:
-    """How many remembered lines agree, nearest first; reaching the file's edge counts once.
-    A present line that was withdrawn when the record was made (`unseen`) is stepped over."""
-    count, i, j = 0, 0, 0
-    while i < len(actual) and j < len(wanted):
-        if actual[i] in unseen:
-            i += 1
-        elif actual[i] == wanted[j]:
-            count += 1
-            if actual[i] == _EDGE:
-                break
-            i, j = i + 1, j + 1
-        else:
+def _matched(lines: list[str], start: int, step: int, wanted: list[str],
+             unseen: set[str]) -> int:
+    """How many remembered lines agree walking from `start` by `step`, nearest first;
+    reaching the file's edge counts once. A present line that was withdrawn when the
+    record was made (`unseen`) is stepped over."""
+    count, i, j = 0, start, 0
+    while j < len(wanted):
+        have = lines[i] if 0 <= i < len(lines) else _EDGE
+        if have != _EDGE and have in unseen:
+            i += step
+            continue
+        if have != wanted[j]:
             break
+        count += 1
+        if have == _EDGE:
+            break
+        i, j = i + step, j + 1
     return count
 
 

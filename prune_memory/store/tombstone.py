@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,19 +33,22 @@ NOT_APPLICABLE = "N/A"
 @dataclass(frozen=True)
 class IndexLineRecord:
     """One removed index line: its text and line ending, the lines around it at the time
-    (nearest first: `prev` above, `next` below; shorter than 3 at the file's edge) and its
-    0-based line number then."""
+    (nearest first: `prev` above, `next` below, each up to the third line that was unique
+    in the index; `*_edge` when the file ended first) and its 0-based line number then."""
 
     text: str
     eol: str
     prev: tuple[str, ...] = ()
     next: tuple[str, ...] = ()
     at: int = 0
+    prev_edge: bool = False
+    next_edge: bool = False
     seq: str = ""  # register id of the withdrawal, filled in when read from a tombstone
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"line": self.text, "eol": self.eol, "prev": list(self.prev),
                                 "next": list(self.next), "at": self.at}
+        data.update({key: True for key in ("prev_edge", "next_edge") if getattr(self, key)})
         if self.seq:
             data["seq"] = self.seq
         return data
@@ -54,7 +58,8 @@ class IndexLineRecord:
         return cls(text=str(data["line"]), eol=str(data.get("eol", "\n")),
                    prev=tuple(str(x) for x in data.get("prev") or ()),
                    next=tuple(str(x) for x in data.get("next") or ()),
-                   at=int(data.get("at") or 0), seq=str(data.get("seq") or ""))
+                   at=int(data.get("at") or 0), prev_edge=bool(data.get("prev_edge")),
+                   next_edge=bool(data.get("next_edge")), seq=str(data.get("seq") or ""))
 
 
 @dataclass(frozen=True)
@@ -180,8 +185,44 @@ def index_records(root: Path, skip: str = "") -> list[IndexLineRecord]:
     found: list[IndexLineRecord] = []
     for path in sorted(folder.glob("*.md")):
         rel = f"{TOMBSTONE_DIR}/{path.name}"
-        stone = read_tombstone(root, rel) if rel != skip else None
-        if stone is not None:
-            found.extend(replace(rec, seq=stone.header.register_id)
-                         for rec in stone.header.index_lines)
+        if rel == skip or path.is_symlink() or not path.is_file():
+            continue
+        quick = _cached_records(path)
+        if quick is None:
+            stone = read_tombstone(root, rel)
+            quick = [] if stone is None else [replace(rec, seq=stone.header.register_id)
+                                              for rec in stone.header.index_lines]
+        found.extend(quick)
     return found
+
+
+_RECORDS: dict[tuple[str, int, int, int], list[IndexLineRecord] | None] = {}
+
+
+def _cached_records(path: Path) -> list[IndexLineRecord] | None:
+    """`_quick_records` of a tombstone, kept while the file is unchanged (a pass that
+    restores several entries reads the same few hundred headers each time)."""
+    info = path.stat()
+    key = (str(path), info.st_ino, info.st_size, info.st_mtime_ns)
+    if key not in _RECORDS:
+        _RECORDS[key] = _quick_records(path.read_bytes())
+    return _RECORDS[key]
+
+
+def _quick_records(raw: bytes) -> list[IndexLineRecord] | None:
+    """The records straight from the two header lines that hold them (we write
+    `index_lines` as JSON on one line); None sends the caller to the full YAML parse."""
+    end = raw.find(b"\n---\n", 3)
+    if not raw.startswith(b"---\n") or end < 0:
+        return None
+    fields = dict(line.partition(": ")[::2] for line in
+                  raw[4:end].decode("utf-8", "replace").splitlines())
+    register_id, lines = fields.get("register_id", ""), fields.get("index_lines")
+    if lines is None or not re.fullmatch(r"\d{4}-\d{2}-\d{2}-\d+", register_id):
+        return None
+    try:
+        items = json.loads(lines)
+    except ValueError:
+        return None
+    return [replace(IndexLineRecord.from_json(item), seq=register_id) for item in items
+            if isinstance(item, dict)]

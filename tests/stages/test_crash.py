@@ -157,3 +157,94 @@ def test_a_batch_left_alone_finishes(tmp_path: Path) -> None:
     assert f"done {ENTRIES} 0" in done.stdout
     assert assert_whole(root, originals, baseline) == ENTRIES
     shutil.rmtree(root)
+
+
+class Killed(BaseException):
+    """Stands in for SIGKILL at an exact point: nothing after it runs."""
+
+
+def _die_after(monkeypatch: pytest.MonkeyPatch, budget: int) -> None:
+    """Let `budget` file operations through, then 'kill' the process at the next one."""
+    from prune_memory.store import atomic
+
+    calls = {"n": 0}
+    write, remove = atomic.atomic_write, atomic.remove_file
+
+    def gate() -> None:
+        calls["n"] += 1
+        if calls["n"] > budget:
+            raise Killed
+
+    monkeypatch.setattr(atomic, "atomic_write", lambda p, d: (gate(), write(p, d))[1])
+    monkeypatch.setattr(atomic, "remove_file", lambda p: (gate(), remove(p))[1])
+
+
+@pytest.mark.parametrize("op", ["withdraw", "withdraw+inoculate", "restore", "update"])
+def test_every_crash_point_of_a_step_recovers(tmp_path: Path, op: str,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from datetime import UTC, datetime
+
+    from prune_memory.stages.apply import Inoculation, WithdrawRequest
+    from prune_memory.stages.snapshot import take_snapshot
+
+    now = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+    for budget in range(20):
+        root = tmp_path / f"{op}-{budget}"
+        originals = build_small(root)
+        snap = take_snapshot(root, now)
+        if op == "restore":
+            apply.withdraw(root, WithdrawRequest("b.md", "x"), snapshot=snap, now=now)
+        with monkeypatch.context() as patch:
+            _die_after(patch, budget)
+            try:
+                if op == "restore":
+                    apply.restore(root, "2026-11-29-01", now=now)
+                elif op == "update":
+                    apply.update_entry(root, "b.md", "new body", reason="x", snapshot=snap,
+                                       now=now)
+                else:
+                    ino = Inoculation("p", "e", "r", "d") if op != "withdraw" else None
+                    request = WithdrawRequest("b.md", "x")
+                    if ino:
+                        apply.inoculate(root, "b.md", ino, snapshot=snap, now=now,
+                                        withdraw=request)
+                    else:
+                        apply.withdraw(root, request, snapshot=snap, now=now)
+                finished = True
+            except Killed:
+                finished = False
+        apply.recover(root)
+        _assert_small_whole(root, originals, op)
+        if finished:
+            return
+    pytest.fail("the step never finished within 20 file operations")
+
+
+def build_small(root: Path) -> dict[str, bytes]:
+    root.mkdir(parents=True)
+    originals = {"a.md": b"---\nname: a\n---\nA\n", "b.md": b"---\nname: b\n---\nB\r\n"}
+    for name, data in originals.items():
+        (root / name).write_bytes(data)
+    (root / INDEX_FILE).write_bytes(b"# M\n- [A](a.md) a\n- [B](b.md) b\n")
+    return originals
+
+
+def _assert_small_whole(root: Path, originals: dict[str, bytes], op: str) -> None:
+    rows = read_log(root).rows
+    stones = {row.register_id: parse_tombstone((root / row.tombstone).read_bytes())
+              for row in rows}
+    restored = {c.register_id for c in read_log(root).changes if c.change == "restored"}
+    here = (root / "b.md").read_bytes() if (root / "b.md").exists() else None
+    live_stones = [s for rid, s in stones.items() if rid not in restored]
+    if op == "update":
+        assert here is not None and not rows
+    else:
+        assert (here is None) == bool(live_stones), "body in two places or none"
+        body = here if here is not None else live_stones[0].original
+        assert body == originals["b.md"]
+        index = (root / INDEX_FILE).read_bytes()
+        assert (b"(b.md)" in index) == (here is not None)
+    assert not [p for p in root.rglob("*") if p.name.endswith(TEMP_SUFFIX)]
+    assert not list(journal.journal_dir(root).iterdir())
+    assert {p.relative_to(root).as_posix() for p in root.glob("deaccessioned/*")} == \
+        {row.tombstone for row in rows}
