@@ -77,20 +77,32 @@ def _prepare(entries: Sequence[Entry]) -> _Texts:
 
 
 def _exact_duplicates(data: _Texts, protected: frozenset[str], found: Findings) -> None:
+    """Every copy gets a `duplicate` finding: a surviving one names itself as survivor and
+    relates to the others; a losing one names the survivor it defers to."""
     for group in data.corpus.exact_groups():
         members = [data.entries[i] for i in group]
         keep = choose_survivor(members, protected)
         for i, entry in zip(group, members, strict=True):
-            if entry is keep or entry.file in protected:
-                continue  # a protected copy always survives
+            others = tuple(m.file for m in members if m is not entry)
+            stays = entry is keep or entry.file in protected  # a protected copy always survives
+            if stays:
+                why = ("protected copy" if entry is not keep
+                       else _kept_because(keep, members, protected))
+                message = f"same text as {', '.join(others)}; this copy stays ({why})"
+            else:
+                message = (f"same text as {keep.file}, which is kept "
+                           f"({survivor_reason(keep, entry, protected)})")
             found[entry.file].append(Finding(
-                code=FindingCode.DUPLICATE,
-                message=f"same text as {keep.file}, which is kept "
-                        f"({survivor_reason(keep, entry, protected)})",
-                evidence={"text": data.shown(i), "survivor": keep.file,
+                code=FindingCode.DUPLICATE, message=message,
+                evidence={"text": data.shown(i), "survivor": entry.file if stays else keep.file,
                           "group": [m.file for m in members], **_dates(entry, keep)},
-                related=(keep.file,),
+                related=others if stays else (keep.file,),
             ))
+
+
+def _kept_because(keep: Entry, members: list[Entry], protected: frozenset[str]) -> str:
+    runner_up = choose_survivor([m for m in members if m is not keep], protected)
+    return survivor_reason(keep, runner_up, protected)
 
 
 def _near_duplicates(data: _Texts, protected: frozenset[str], threshold: float,

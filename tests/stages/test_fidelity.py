@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -50,8 +51,18 @@ def test_exact_duplicate_keeps_the_most_complete_copy() -> None:
     found = check_fidelity(memdir(short, rich), protected=NONE)
     finding = only(found, "a.md", FindingCode.DUPLICATE)
     assert finding.related == ("b.md",) and finding.evidence["survivor"] == "b.md"
-    assert "most complete" in finding.message
-    assert "b.md" not in found
+    assert "more frontmatter (2 fields against 0)" in finding.message
+    kept = only(found, "b.md", FindingCode.DUPLICATE)
+    assert kept.related == ("a.md",) and kept.evidence["survivor"] == "b.md"
+    assert "this copy stays" in kept.message
+
+
+def test_modified_stamp_breaks_a_tie_in_length() -> None:
+    plain = topic("a.md", PNPM)
+    stamped = dataclasses.replace(topic("b.md", PNPM), modified=MTIME)
+    found = check_fidelity(memdir(plain, stamped), protected=NONE)
+    assert only(found, "a.md", FindingCode.DUPLICATE).evidence["survivor"] == "b.md"
+    assert "modified" in only(found, "a.md", FindingCode.DUPLICATE).message
 
 
 def test_protected_copy_always_survives() -> None:
@@ -60,14 +71,14 @@ def test_protected_copy_always_survives() -> None:
     assert only(found, "b.md", FindingCode.DUPLICATE).related == ("a.md",)
     assert "protected" in only(found, "b.md", FindingCode.DUPLICATE).message
     both = check_fidelity(memdir(short, rich), protected=frozenset({"a.md", "b.md"}))
-    assert both == {}
+    assert all(f.evidence["survivor"] == file for file, items in both.items() for f in items)
 
 
 def test_topic_file_beats_an_inline_index_fact() -> None:
     fact = index_fact(7, "USE PNPM FOR INSTALLS --- NPM BREAKS THE LOCKFILE!!!")
     found = check_fidelity(memdir(fact, topic("pm.md", PNPM)), protected=NONE)
     assert only(found, "MEMORY.md#L7", FindingCode.DUPLICATE).related == ("pm.md",)
-    assert "pm.md" not in found
+    assert only(found, "pm.md", FindingCode.DUPLICATE).evidence["survivor"] == "pm.md"
 
 
 def test_equal_copies_fall_back_to_file_name() -> None:
@@ -109,7 +120,8 @@ def test_same_name_with_different_text_is_a_contradiction() -> None:
     assert only(found, "db_a.md", FindingCode.CONTRADICTION).evidence["reason"] == (
         "same name, different text")
     # same key, same normalised text: a duplicate, not a contradiction
-    assert codes(found, "db_c.md") == ["duplicate"] and "db_d.md" not in found
+    assert codes(found, "db_c.md") == codes(found, "db_d.md") == ["duplicate"]
+    assert only(found, "db_c.md", FindingCode.DUPLICATE).evidence["survivor"] == "db_d.md"
 
 
 def test_empty_bodies_are_left_to_the_noise_check() -> None:
@@ -166,5 +178,7 @@ def test_pairs_match_the_all_pairs_reference_on_generated_memories() -> None:
         p for i, j, _ in near for p in ((file[i], file[j]), (file[j], file[i]))}
     assert pairs(FindingCode.CONTRADICTION) == {
         p for i, j, _, _ in flags for p in ((file[i], file[j]), (file[j], file[i]))}
-    assert len(pairs(FindingCode.DUPLICATE)) == sum(len(g) - 1 for g in exact)
+    losers = [f for items in found.values() for f in items
+              if f.code is FindingCode.DUPLICATE and f.related == (f.evidence["survivor"],)]
+    assert len(losers) == sum(len(g) - 1 for g in exact)
     assert exact and near and flags
