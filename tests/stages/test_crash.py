@@ -28,7 +28,7 @@ from prune_memory.store import journal
 from prune_memory.store.atomic import TEMP_SUFFIX
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.pruninglog import read_log
-from prune_memory.store.tombstone import parse_tombstone
+from prune_memory.store.tombstone import Tombstone, parse_tombstone
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKER = Path(__file__).with_name("crash_worker.py")
@@ -86,12 +86,24 @@ def run_trial(root: Path, manifest: str, plan: list[str], delay: float,
     return ready[1]
 
 
+_PARSED: dict[tuple[str, int, int], Tombstone] = {}
+
+
+def _parsed(path: Path) -> Tombstone:
+    """parse_tombstone, once per file version: later trials re-check earlier tombstones."""
+    info = path.stat()
+    key = (str(path), info.st_mtime_ns, info.st_size)
+    if key not in _PARSED:
+        _PARSED[key] = parse_tombstone(path.read_bytes())
+    return _PARSED[key]
+
+
 def assert_whole(root: Path, originals: dict[str, bytes], baseline: dict[str, object]) -> int:
     """The invariants every trial must leave; returns how many entries are withdrawn."""
     rows = {row.register_id: row for row in read_log(root).rows}
     in_tombstones: dict[str, bytes] = {}
     for rid, row in rows.items():
-        stone = parse_tombstone((root / row.tombstone).read_bytes())
+        stone = _parsed(root / row.tombstone)
         assert stone.header.register_id == rid
         assert hashlib.sha256(stone.original).hexdigest() == stone.header.original_sha256
         assert stone.header.original_file not in in_tombstones, "withdrawn twice"
@@ -136,7 +148,7 @@ def crash_trials(tmp_path: Path, trials: int, window: float, no_fsync: bool) -> 
 
 
 def test_sigkill_at_random_moments_then_recover(tmp_path: Path) -> None:
-    counts = crash_trials(tmp_path, trials=30, window=0.4, no_fsync=True)
+    counts = crash_trials(tmp_path, trials=30, window=0.3, no_fsync=True)
     assert counts[-1] > 0 and len(set(counts)) > 5  # the kills landed at many points
 
 
