@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from prune_memory.model import INDEX_FILE, JSON, Action, MemoryDir
-from prune_memory.plan import Plan, PlanEntry
+from prune_memory.model import INDEX_FILE, JSON, Action, Finding, MemoryDir
+from prune_memory.plan import Inoculation, Plan, PlanEntry
+from prune_memory.secrets.mask import mask_text
 from prune_memory.stages.decay import Decay
 from prune_memory.stages.decide import Decision, Evidence, decide, grade
 from prune_memory.stages.inoculation import draft_inoculation
@@ -17,20 +19,35 @@ from prune_memory.stages.staleness import StalenessReport
 if TYPE_CHECKING:
     from prune_memory.pipeline import PassOptions
 
+def _masked(finding: Finding) -> Finding:
+    if finding.proposed_text is None:
+        return finding
+    return replace(finding, proposed_text=mask_text(finding.proposed_text))
+
+
+def _masked_draft(draft: Inoculation) -> Inoculation:
+    return Inoculation(**{k: mask_text(v) for k, v in draft.to_json().items()})
+
+
 def plan_entry(ev: Evidence, decision: Decision, decay: Decay, options: PassOptions,
                checked: str, memdir: MemoryDir | None = None) -> PlanEntry:
+    """One entry of the plan. Text that quotes the memory is masked: no secret gets in."""
     entry = ev.entry
+    draft = draft_inoculation(entry, options.now, ev.findings, memdir) \
+        if decision.action is not Action.KEEP else None
+    proposed = decision.proposed_text
     return PlanEntry(
         file=entry.file, name=entry.name, memory_type=entry.memory_type,
         cls=ev.classification.cls, signal=ev.classification.signal, protected=ev.protected,
         fidelity=grade(ev).value, access={**ev.access.to_json(), "decay": decay.to_json(),
                                           "checked": checked},
-        findings=ev.findings, action=decision.action, rule=decision.rule,
-        sha256=entry.sha256, proposed_text=decision.proposed_text, reason=decision.reason,
+        findings=tuple(_masked(f) for f in ev.findings), action=decision.action,
+        rule=decision.rule, sha256=entry.sha256,
+        proposed_text=mask_text(proposed) if proposed is not None else None,
+        reason=mask_text(decision.reason),
         related=decision.related, size=entry.size,
         # Drafted for every proposal so a reviewer can choose to inoculate with fields prefilled.
-        inoculation=draft_inoculation(entry, options.now, ev.findings, memdir)
-        if decision.action is not Action.KEEP else None,
+        inoculation=_masked_draft(draft) if draft else None,
     )
 
 
