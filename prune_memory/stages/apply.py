@@ -120,7 +120,10 @@ def _inoculate_only(root: Path, file: str, ino: Inoculation, now: datetime,
     row = [now.date().isoformat(), "inoculated", f"`{name}`", "N/A",
            f"counter-memory {record.file}: {' '.join(ino.abandonment_reason.split())}"]
     step = {"op": "inoculate", "file": name, "superseded": superseded_json(record), "row": row}
-    return applied_from(execute(root, step), superseded=record.file)
+    outcome = execute(root, step)
+    if outcome.status != "done":
+        raise RefusedError(outcome.message)
+    return applied_from(outcome, superseded=record.file)
 
 
 def _raise_skipped(outcome: ApplyResult) -> None:

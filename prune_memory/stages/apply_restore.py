@@ -53,6 +53,8 @@ def restore(root: Path, register_id: str, *, now: datetime, reason: str = "") ->
                 "hints": [h.to_json() for h in index_records(root, skip=row.tombstone)],
                 "row": cells, "message": message}
         outcome = execute(root, step)
+        if outcome.status != "done":
+            raise RefusedError(outcome.message)
     findings = (source.finding,) if source.finding else ()
     return result(root, read_log(root), [applied_from(outcome, register_id=register_id,
                                                       tombstone=row.tombstone,

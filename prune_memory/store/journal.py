@@ -41,6 +41,7 @@ def begin(root: Path, step: JSON) -> Path:
     path = folder / f"step-{max(numbers, default=0) + 1:08d}.json"
     data = json.dumps({"memory_dir": str(root.resolve()), **step}, ensure_ascii=False)
     atomic.atomic_write(path, data.encode("utf-8"))
+    path.chmod(0o600)  # it can hold a memory's body
     return path
 
 

@@ -10,6 +10,7 @@ from prune_memory.store.journal import unpack
 from prune_memory.store.logedit import add_change_row, contains_row
 from prune_memory.store.pruninglog import ChangeRow
 from prune_memory.store.stepkit import (
+    StepConflict,
     StepOutcome,
     edit_index,
     ensure_file,
@@ -26,7 +27,11 @@ Step = dict[str, Any]
 def run_restore(root: Path, step: Step) -> StepOutcome:
     """Write the original back byte for byte, re-add its index lines, log the restoration."""
     file = step["file"]
-    ensure_file(root / file, unpack(step["data"]))  # conflict: a different file is there
+    try:
+        ensure_file(root / file, unpack(step["data"]))
+    except StepConflict:
+        return StepOutcome("restore", file, "rolled-back", f"{file} exists with other "
+                           "content; nothing was restored — move it away and restore again")
     records = [IndexLineRecord.from_json(item) for item in step["index_lines"]]
     hints = [IndexLineRecord.from_json(item) for item in step.get("hints", [])]
     edit_index(root, lambda raw: indexedit.restore_lines(raw, records, hints))
@@ -50,7 +55,11 @@ def run_update(root: Path, step: Step) -> StepOutcome:
 def run_inoculate(root: Path, step: Step) -> StepOutcome:
     """Write the SUPERSEDED file and its index line; the original stays where it is."""
     sup = step["superseded"]
-    ensure_file(root / sup["file"], unpack(sup["data"]))
+    try:
+        ensure_file(root / sup["file"], unpack(sup["data"]))
+    except StepConflict:
+        return StepOutcome("inoculate", step["file"], "rolled-back",
+                           f"{sup['file']} appeared with other content; nothing was written")
     edit_index(root, lambda raw: indexedit.insert_after_entry(raw, step["file"],
                                                               sup["index_line"]))
     _log_once(root, step["row"])

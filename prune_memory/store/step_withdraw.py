@@ -42,9 +42,9 @@ def run_withdraw(root: Path, step: Step) -> StepOutcome:
             ensure_file(root / sup["file"], unpack(sup["data"]))
         ensure_file(root / step["tombstone"], unpack(step["tombstone_data"]))
     except StepConflict:
-        if committed:
-            raise
-        return _roll_back(root, step)
+        if sha_or_none(root / file) is None:
+            raise  # the body now lives only in the journal record: keep it for a human
+        return _cancel(root, step) if committed else _roll_back(root, step)
     replacement = sup["index_line"] if sup else None
     edit_index(root, lambda raw: indexedit.remove_entry(raw, file, replacement)[0])
     if not committed:

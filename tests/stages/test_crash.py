@@ -260,3 +260,36 @@ def _assert_small_whole(root: Path, originals: dict[str, bytes], op: str) -> Non
     assert not list(journal.journal_dir(root).iterdir())
     assert {p.relative_to(root).as_posix() for p in root.glob("deaccessioned/*")} == \
         {row.tombstone for row in rows}
+
+
+@pytest.mark.parametrize(("budget", "expected"), [(2, "rolled-back"), (4, "cancelled")])
+def test_a_file_edited_between_crash_and_recover_is_kept(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, budget: int, expected: str) -> None:
+    """Killed before the register row (budget 2) the withdrawal is undone; after it
+    (budget 4) it is cancelled and logged. Either way the newer text stays, indexed."""
+    from datetime import UTC, datetime
+
+    from prune_memory.stages.apply import WithdrawRequest
+    from prune_memory.stages.snapshot import take_snapshot
+
+    now = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+    root = tmp_path / "memory"
+    build_small(root)
+    snap = take_snapshot(root, now)
+    with monkeypatch.context() as patch:
+        _die_after(patch, budget)  # journal, tombstone[, index, register row], then killed
+        with pytest.raises(Killed):
+            apply.withdraw(root, WithdrawRequest("b.md", "x"), snapshot=snap, now=now)
+    (root / "b.md").write_bytes(b"edited by Claude Code meanwhile\n")
+    recovered, _ = apply.recover(root)
+    assert [s.status for s in recovered.steps] == [expected]
+    assert (root / "b.md").read_bytes() == b"edited by Claude Code meanwhile\n"
+    assert b"- [B](b.md) b\n" in (root / INDEX_FILE).read_bytes()
+    log = read_log(root)
+    if expected == "rolled-back":
+        assert log.rows == () and not list(root.glob("deaccessioned/*"))
+    else:
+        assert [c.change for c in log.changes] == ["withdrawal-cancelled"]
+        assert parse_tombstone((root / log.rows[0].tombstone).read_bytes()).original == \
+            b"---\nname: b\n---\nB\r\n"
+    assert not list(journal.journal_dir(root).iterdir())
