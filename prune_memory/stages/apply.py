@@ -33,7 +33,7 @@ from prune_memory.stages.apply_session import recover, writing
 from prune_memory.stages.snapshot import Snapshot, require_snapshot
 from prune_memory.store.journal import pack
 from prune_memory.store.pruninglog import read_log
-from prune_memory.store.recovery import execute
+from prune_memory.store.recovery import StepInterrupted, execute
 from prune_memory.store.stepkit import read_log_text, sha256
 from prune_memory.store.tombstone import iso_utc
 from prune_memory.store.topicedit import with_new_body
@@ -61,6 +61,8 @@ def withdraw_many(root: Path, requests: Sequence[WithdrawRequest], *, snapshot: 
         for request in requests:
             try:
                 applied.append(_withdraw_one(root, request, snapshot, now))
+            except StepInterrupted:
+                raise  # a step is left in the journal: no further step may start
             except PruneMemoryError as err:
                 skipped.append(Skipped(request.file, str(err), int(err.exit_code)))
     return result(root, read_log(root), applied, skipped, notes)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from prune_memory.errors import RefusedError
+from prune_memory.errors import PruneMemoryError, RefusedError
 from prune_memory.model import TOMBSTONE_DIR
 from prune_memory.store import atomic, journal
 from prune_memory.store.step_simple import run_inoculate, run_restore, run_update
@@ -35,13 +35,33 @@ class Recovery:
         return not self.steps and not self.temps_removed
 
 
+class StepInterrupted(RefusedError):
+    """A step could not finish (disk full, permission denied, a conflict only a person can
+    settle). Its journal record stays, so nothing is lost; a batch must stop here."""
+
+
 def execute(root: Path, step: dict[str, Any]) -> StepOutcome:
     """Journal `step`, run it, and drop the record once every file is in place."""
     runner = _runner(step)
-    record = journal.begin(root, step)
-    outcome = runner(root, step)
+    try:
+        record = journal.begin(root, step)
+    except OSError as err:
+        raise StepInterrupted(f"cannot write the journal ({_why(err)}); nothing was "
+                              "changed") from err
+    try:
+        outcome = runner(root, step)
+    except (OSError, PruneMemoryError) as err:
+        why = _why(err) if isinstance(err, OSError) else str(err)
+        raise StepInterrupted(f"{step.get('op')} of {step.get('file')} stopped ({why}); the "
+                              f"step is kept in {record} and nothing is lost — fix the cause, "
+                              "then run `prune-memory recover`") from err
     journal.finish(record)
     return outcome
+
+
+def _why(err: OSError) -> str:
+    where = f": {err.filename}" if err.filename else ""
+    return f"{err.strerror or err}{where}"
 
 
 def recover_pending(root: Path) -> Recovery:

@@ -222,3 +222,38 @@ def test_bad_names_are_bad_input(memory: Path, snap: Snapshot) -> None:
     for name in ("MEMORY.md", "pruning-log.md", "../x.md", "sub/x.md", "missing.md"):
         with pytest.raises(BadInputError):
             apply.withdraw(memory, WithdrawRequest(name, "x"), snapshot=snap, now=NOW)
+
+
+def test_a_full_disk_stops_the_batch_and_recover_finishes_the_step(
+        memory: Path, snap: Snapshot, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+    import os
+
+    from prune_memory.store import journal
+    from prune_memory.store.recovery import StepInterrupted
+
+    writes = {"n": 0}
+    real = atomic.write_all
+
+    def fill_up(fd: int, data: bytes) -> None:
+        writes["n"] += 1
+        if writes["n"] == 8:  # inside the second withdrawal
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real(fd, data)
+
+    requests = [WithdrawRequest(f, "x") for f in
+                ("project_auth.md", "project_ci.md", "feedback_style.md")]
+    with monkeypatch.context() as patch:
+        patch.setattr(atomic, "write_all", fill_up)
+        with pytest.raises(StepInterrupted, match="No space left") as stopped:
+            apply.withdraw_many(memory, requests, snapshot=snap, now=NOW)
+    assert stopped.value.exit_code == 4
+    assert len(journal.pending(memory)) == 1
+    assert (memory / "feedback_style.md").exists()  # the batch stopped at the failure
+    recovered, _ = apply.recover(memory)
+    assert [s.status for s in recovered.steps] == ["done"]
+    rest = apply.withdraw_many(memory, [requests[2]], snapshot=snap, now=NOW)
+    ids = [r.register_id for r in read_log(memory).rows]
+    assert ids == ["2026-11-29-01", "2026-11-29-02", "2026-11-29-03"]
+    assert rest.register_ids == ("2026-11-29-03",)
+    assert not atomic.leftover_temps(memory)

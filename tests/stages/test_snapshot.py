@@ -99,3 +99,17 @@ def test_a_snapshot_from_another_process_is_re_verified(memory: Path) -> None:
     snap = take_snapshot(memory, NOW)
     again = load_snapshot(memory, snap.manifest, NOW)
     assert require_snapshot(again, memory).manifest == snap.manifest
+
+
+def test_a_copy_that_does_not_match_is_refused(memory: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from prune_memory.store import atomic
+
+    real = atomic.write_all
+
+    def bit_rot(fd: int, data: bytes) -> None:
+        real(fd, data.replace(b"body a", b"body A"))
+
+    monkeypatch.setattr(atomic, "write_all", bit_rot)
+    with pytest.raises(RefusedError, match="does not verify"):
+        take_snapshot(memory, NOW)
