@@ -1,0 +1,154 @@
+"""`hook gate|record-read|install|uninstall` and `skill install`: the Claude Code integration.
+
+Claude Code runs `hook gate` and `hook record-read` itself, on every matching tool call; the
+console script sends those two straight to `prune_memory.hooks.entry` without loading typer.
+The commands here give them help text and let them run in-process too.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from prune_memory.cli.common import app, console
+from prune_memory.hooks import entry
+from prune_memory.hooks.gate import ENV_MODE, Mode
+from prune_memory.hooks.settings import (
+    DEFAULT_EXECUTABLE,
+    FileChange,
+    Scope,
+    hook_entries,
+    install_hooks,
+    settings_file,
+    uninstall_hooks,
+)
+from prune_memory.hooks.skill import install_skill, skill_file
+from prune_memory.store.locate import git_root
+
+hook_app = typer.Typer(
+    name="hook", no_args_is_help=True, rich_markup_mode=None,
+    help="Claude Code hooks: a write-time gate for memory and a read counter.\n\n"
+         "Example: prune-memory hook install --user --gate-mode strict",
+)
+skill_app = typer.Typer(
+    name="skill", no_args_is_help=True, rich_markup_mode=None,
+    help="The Claude Code skill that walks a user through a prune-memory review.\n\n"
+         "Example: prune-memory skill install --user",
+)
+app.add_typer(hook_app, name="hook")
+app.add_typer(skill_app, name="skill")
+
+
+class GateMode(StrEnum):
+    """Modes `hook install` may write; `off` is for the environment variable."""
+
+    STRICT = "strict"
+    WARN = "warn"
+
+
+MemoryRootOpt = Annotated[list[Path] | None, typer.Option(
+    "--memory-root", help="Also treat this directory as memory (repeatable).")]
+UserOpt = Annotated[bool, typer.Option(
+    "--user/--project",
+    help="User settings (~/.claude, or $CLAUDE_CONFIG_DIR) or the project's .claude/.")]
+ProjectDirOpt = Annotated[Path | None, typer.Option(
+    "--project-dir", help="Project for --project. Default: the current git root, else here.")]
+
+
+@hook_app.command("gate")
+def gate_command(*, mode: Annotated[Mode | None, typer.Option(
+                     "--mode", help=f"strict denies, warn tells Claude, off looks at nothing. "
+                                    f"Default: ${ENV_MODE}, else strict.")] = None,
+                 memory_root: MemoryRootOpt = None) -> None:
+    """PreToolUse hook: check text that Write, Edit, MultiEdit or Bash would put into memory.
+
+    Reads Claude Code's hook JSON on stdin. A secret, an injected instruction or a
+    never-persist match denies the write (strict) or warns Claude (warn); anything else,
+    including input it cannot read, is allowed. Problems go to the state directory's gate log.
+
+    Example: prune-memory hook gate --mode strict < payload.json
+    """
+    argv = [f"--mode={mode.value}"] if mode is not None else []
+    argv += [f"--memory-root={root}" for root in memory_root or []]
+    entry.run("gate", argv)
+
+
+@hook_app.command("record-read")
+def record_read_command(*, memory_root: MemoryRootOpt = None) -> None:
+    """PostToolUse hook on Read: count a read of a memory topic file in the recall log.
+
+    The log lives in the state directory, never in memory; inventory and plan then report
+    measured reads instead of an estimate.
+
+    Example: prune-memory hook record-read < payload.json
+    """
+    entry.run("record-read", [f"--memory-root={root}" for root in memory_root or []])
+
+
+@hook_app.command("install")
+def install_command(*, user: UserOpt = True, project_dir: ProjectDirOpt = None,
+                    gate_mode: Annotated[GateMode, typer.Option(
+                        "--gate-mode", help="Mode written into the gate's command.")]
+                    = GateMode.STRICT,
+                    memory_root: MemoryRootOpt = None,
+                    executable: Annotated[str, typer.Option(
+                        "--executable", help="Command that runs prune-memory, e.g. an "
+                                             "absolute path when it is not on PATH.")]
+                    = DEFAULT_EXECUTABLE) -> None:
+    """Add the gate and the read counter to Claude Code's settings.json.
+
+    Every other key and hook is kept; running it twice changes nothing; a backup
+    (settings.json.bak-<time>) is taken before any change; a file that is not valid JSON is
+    refused (exit 2).
+
+    Example: prune-memory hook install --project --gate-mode warn
+    """
+    roots = [root.expanduser().resolve() for root in memory_root or []]
+    entries = hook_entries(gate_mode.value, roots, executable)
+    path = settings_file(_scope(user), _project(project_dir))
+    _report(install_hooks(path, entries, datetime.now(UTC)), "hooks installed in",
+            "hooks already installed in")
+
+
+@hook_app.command("uninstall")
+def uninstall_command(*, user: UserOpt = True, project_dir: ProjectDirOpt = None) -> None:
+    """Remove exactly our hook entries from Claude Code's settings.json.
+
+    Example: prune-memory hook uninstall --user
+    """
+    path = settings_file(_scope(user), _project(project_dir))
+    _report(uninstall_hooks(path, datetime.now(UTC)), "hooks removed from",
+            "no prune-memory hooks in")
+
+
+@skill_app.command("install")
+def skill_install_command(*, user: UserOpt = True, project_dir: ProjectDirOpt = None) -> None:
+    """Write the prune-memory skill (SKILL.md) where Claude Code finds skills.
+
+    Example: prune-memory skill install --user
+    """
+    path = skill_file(_scope(user), _project(project_dir))
+    _report(install_skill(path, datetime.now(UTC)), "skill written to", "skill up to date in")
+
+
+def _scope(user: bool) -> Scope:
+    return Scope.USER if user else Scope.PROJECT
+
+
+def _project(project_dir: Path | None) -> Path:
+    here = (project_dir or Path.cwd()).expanduser().resolve()
+    return here if project_dir is not None else git_root(here) or here
+
+
+def _report(change: FileChange, done: str, unchanged: str) -> None:
+    out = console()
+    if not change.changed:
+        out.print(f"{unchanged} {change.path}; nothing changed")
+        return
+    out.print(f"{done} {change.path}")
+    if change.backup is not None:
+        out.print(f"backup of the previous file: {change.backup}")

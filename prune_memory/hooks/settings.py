@@ -1,0 +1,177 @@
+"""Install and remove our hook entries in a Claude Code settings.json, touching nothing else.
+
+Every other key and every other hook stays as it was. Our entries are recognised by their
+command (`prune-memory hook gate|record-read`), so install is idempotent and uninstall removes
+exactly ours. A file that is not a JSON object is refused; a changed file is backed up first.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import json
+import re
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from prune_memory.errors import BadInputError
+from prune_memory.store import atomic
+from prune_memory.store.locate import claude_home
+
+GATE_MATCHER = "Write|Edit|MultiEdit|Bash"
+READ_MATCHER = "Read"
+TIMEOUT_SECONDS = 10
+DEFAULT_EXECUTABLE = "prune-memory"
+_OURS = re.compile(r"""(?:^|[\s/\\'"])prune[-_]memory(?:\.exe)?['"]?\s+hook\s+"""
+                   r"(?:gate|record-read)(?:\s|$)")
+
+Settings = dict[str, Any]
+
+
+class Scope(StrEnum):
+    USER = "user"  # ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR)
+    PROJECT = "project"  # <project>/.claude/settings.json
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """What install or uninstall did to one settings file."""
+
+    path: Path
+    changed: bool
+    backup: Path | None = None
+
+
+def settings_file(scope: Scope, project_dir: Path) -> Path:
+    if scope is Scope.USER:
+        return claude_home() / "settings.json"
+    return project_dir / ".claude" / "settings.json"
+
+
+def hook_entries(gate_mode: str, memory_roots: Sequence[Path] = (),
+                 executable: str = DEFAULT_EXECUTABLE) -> dict[str, list[Settings]]:
+    """Our matcher groups, by hook event, exactly as they go into settings.json."""
+    roots = "".join(f" --memory-root {shlex.quote(str(root))}" for root in memory_roots)
+    exe = shlex.quote(executable)
+    gate = f"{exe} hook gate --mode {gate_mode}{roots}"
+    read = f"{exe} hook record-read{roots}"
+    return {
+        "PreToolUse": [_group(GATE_MATCHER, gate)],
+        "PostToolUse": [_group(READ_MATCHER, read)],
+    }
+
+
+def is_ours(hook: Any) -> bool:
+    """Whether one hook entry runs `prune-memory hook gate` or `hook record-read`."""
+    return isinstance(hook, dict) and isinstance(hook.get("command"), str) \
+        and _OURS.search(hook["command"]) is not None
+
+
+def with_ours(settings: Settings, entries: dict[str, list[Settings]]) -> Settings:
+    """`settings` with any old entries of ours replaced by `entries`, appended per event."""
+    merged = without_ours(settings)
+    hooks = merged.setdefault("hooks", {})
+    if not isinstance(hooks, dict):
+        raise BadInputError("settings: `hooks` is not an object; fix it by hand first")
+    for event, groups in entries.items():
+        current = hooks.setdefault(event, [])
+        if not isinstance(current, list):
+            raise BadInputError(f"settings: `hooks.{event}` is not a list; fix it by hand first")
+        current.extend(copy.deepcopy(groups))
+    return merged
+
+
+def without_ours(settings: Settings) -> Settings:
+    """A copy of `settings` with our hook entries gone, and any container they alone filled."""
+    result = copy.deepcopy(settings)
+    hooks = result.get("hooks")
+    if not isinstance(hooks, dict):
+        return result
+    for event in list(hooks):
+        groups = hooks[event]
+        if not isinstance(groups, list):
+            continue
+        kept = [group for group in (_strip_group(g) for g in groups) if group is not None]
+        if kept or not groups:
+            hooks[event] = kept
+        else:
+            del hooks[event]
+    if not hooks and settings.get("hooks"):
+        del result["hooks"]
+    return result
+
+
+def install_hooks(path: Path, entries: dict[str, list[Settings]],
+                  now: dt.datetime) -> FileChange:
+    """Merge `entries` into the settings file at `path` (created when missing)."""
+    current = read_settings(path)
+    return _save(path, current, with_ours(current, entries), now)
+
+
+def uninstall_hooks(path: Path, now: dt.datetime) -> FileChange:
+    """Remove our entries from the settings file at `path`; a missing file is left missing."""
+    if not path.exists():
+        return FileChange(path, changed=False)
+    current = read_settings(path)
+    return _save(path, current, without_ours(current), now)
+
+
+def read_settings(path: Path) -> Settings:
+    """The settings object; {} for a missing file; `BadInputError` for anything not an object."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as err:
+        raise BadInputError(f"{path}: cannot read it ({err}); nothing changed") from err
+    try:
+        data = json.loads(text)
+    except ValueError as err:
+        raise BadInputError(f"{path}: not valid JSON ({err}); nothing changed") from err
+    if not isinstance(data, dict):
+        raise BadInputError(f"{path}: holds a JSON {type(data).__name__}, not an object; "
+                            "nothing changed")
+    return data
+
+
+def backup_path(path: Path, now: dt.datetime) -> Path:
+    """`settings.json.bak-<UTC timestamp>` beside the file, numbered when that name is taken."""
+    stamp = now.astimezone(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+    candidate = path.with_name(f"{path.name}.bak-{stamp}")
+    number = 1
+    while candidate.exists():
+        number += 1
+        candidate = path.with_name(f"{path.name}.bak-{stamp}-{number}")
+    return candidate
+
+
+def _save(path: Path, before: Settings, after: Settings, now: dt.datetime) -> FileChange:
+    if after == before:
+        return FileChange(path, changed=False)
+    backup = None
+    if path.exists():
+        backup = backup_path(path, now)
+        atomic.atomic_write(backup, path.read_bytes())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(after, indent=2, ensure_ascii=False) + "\n"
+    atomic.atomic_write(path, text.encode("utf-8"))
+    return FileChange(path, changed=True, backup=backup)
+
+
+def _strip_group(group: Any) -> Any | None:
+    """The group without our hooks; None when ours were all it held."""
+    if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+        return group
+    kept = [hook for hook in group["hooks"] if not is_ours(hook)]
+    if len(kept) == len(group["hooks"]):
+        return group
+    return {**group, "hooks": kept} if kept else None
+
+
+def _group(matcher: str, command: str) -> Settings:
+    return {"matcher": matcher,
+            "hooks": [{"type": "command", "command": command, "timeout": TIMEOUT_SECONDS}]}
