@@ -95,9 +95,12 @@ def exit_with(code: int) -> None:
         raise typer.Exit(code)
 
 
-def report_load_errors(errors: Sequence[LoadError]) -> None:
-    """One line per unreadable file on stderr, then exit 2: the others were still processed."""
+def report_load_errors(errors: Sequence[LoadError], *, exit_now: bool = True) -> None:
+    """One line per unreadable file on stderr, then exit 2: the others were still processed.
+
+    With `exit_now=False` only the lines are printed; the caller exits 2 when it is done.
+    """
     for err in errors:
         warn(f"prune-memory: {err.file}: {err.message}")
-    if errors:
+    if errors and exit_now:
         raise typer.Exit(ExitCode.BAD_INPUT)

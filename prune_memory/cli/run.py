@@ -24,11 +24,11 @@ from prune_memory.cli.progress import stage_progress
 from prune_memory.cli.review_ui import run_review
 from prune_memory.errors import BadInputError, ExitCode
 from prune_memory.model import JSON, LoadError
-from prune_memory.pipeline import build_plan
+from prune_memory.pipeline import PassOptions, build_plan
 from prune_memory.plan import Plan
 from prune_memory.report.formats import Format
 from prune_memory.report.summary import summary_view
-from prune_memory.stages.apply import recover
+from prune_memory.stages.apply_session import writing
 from prune_memory.stages.passrun import PassReport, finish_pass, link_repairs, save_decisions
 from prune_memory.stages.review import ReviewSession, Verdict, auto_verdicts
 from prune_memory.stages.snapshot import take_snapshot
@@ -55,20 +55,28 @@ def run(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None, repo: Re
         raise BadInputError("the review needs a terminal; use --yes to apply withdrawals "
                             "without asking, or --dry-run to see the plan")
     options = pass_options(root, repo, project, now, config)
-    out = console()
-    if not dry_run:
-        _say_notes(recover(root)[1])
-    with stage_progress(out) as progress:
-        plan = build_plan(root, options, progress)
     if dry_run:
+        plan = _plan(root, options)
         render_plan(plan, Format.TABLE)
-        report_load_errors([LoadError(**e) for e in plan.errors])
+        if plan.errors:
+            raise typer.Exit(ExitCode.BAD_INPUT)
         return
-    verdicts, repairs = _decide(plan, root, yes)
-    snapshot = take_snapshot(root, options.now, snapshot_dir)
-    report = finish_pass(root, plan, verdicts, repairs, snapshot=snapshot, now=options.now)
-    out.print(summary_view(report))
+    with writing(root) as notes:  # one writer for the whole pass; interrupted steps settled
+        _say_notes(notes)
+        plan = _plan(root, options)
+        verdicts, repairs = _decide(plan, root, yes)
+        snapshot = take_snapshot(root, options.now, snapshot_dir)
+        report = finish_pass(root, plan, verdicts, repairs, snapshot=snapshot,
+                             now=options.now)
+    console().print(summary_view(report))
     _exit(report, plan.errors)
+
+
+def _plan(root: Path, options: PassOptions) -> Plan:
+    with stage_progress(console()) as progress:
+        plan = build_plan(root, options, progress)
+    report_load_errors([LoadError(**e) for e in plan.errors], exit_now=False)
+    return plan
 
 
 def _decide(plan: Plan, root: Path, yes: bool) -> tuple[list[Verdict], list[JSON]]:
@@ -104,6 +112,7 @@ def _say_notes(notes: list[str]) -> None:
 def _exit(report: PassReport, errors: tuple[JSON, ...]) -> None:
     for item in report.skipped:
         print(f"prune-memory: skipped {item.file}: {item.reason}", file=sys.stderr)
-    report_load_errors([LoadError(**e) for e in errors])
+    if errors:
+        raise typer.Exit(ExitCode.BAD_INPUT)
     if any(s.code == ExitCode.REFUSED for s in report.skipped):
         raise typer.Exit(ExitCode.REFUSED)

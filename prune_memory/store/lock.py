@@ -68,13 +68,30 @@ def release(lock: Lock) -> None:
     os.close(lock.fd)
 
 
+# Locks this process holds, with a depth: a whole pass holds the lock while each engine
+# step inside it takes it again, and flock would refuse a second descriptor.
+_HELD: dict[Path, tuple[Lock, int]] = {}
+
+
 @contextlib.contextmanager
 def holding(root: Path) -> Iterator[Lock]:
-    """`with holding(root) as lock:` — the lock for the duration of the block."""
+    """`with holding(root) as lock:` — the lock for the block; re-entrant in one process."""
+    key = lock_path(root)
+    if key in _HELD:
+        lock, depth = _HELD[key]
+        _HELD[key] = (Lock(lock.path, lock.fd, None), depth + 1)
+        try:
+            yield _HELD[key][0]
+        finally:
+            held, depth = _HELD[key]
+            _HELD[key] = (held, depth - 1)
+        return
     lock = acquire(root)
+    _HELD[key] = (lock, 1)
     try:
         yield lock
     finally:
+        del _HELD[key]
         release(lock)
 
 

@@ -111,3 +111,30 @@ def test_review_refuses_without_a_terminal(cli: Cli, demo_memory: Path) -> None:
     result = cli("run", demo_memory, "--now", NOW)
     assert result.code == 2 and "terminal" in result.err
     assert tree_hash(demo_memory) == before
+
+
+def test_a_second_writer_is_refused_while_a_pass_holds_the_lock(
+        cli: Cli, demo_memory: Path, demo_repo: Path) -> None:
+    import subprocess
+    import sys
+
+    from prune_memory.store import lock
+
+    with lock.holding(demo_memory):
+        before = tree_hash(demo_memory)
+        other = subprocess.run(
+            [sys.executable, "-m", "prune_memory", "run", str(demo_memory), "--repo",
+             str(demo_repo), "--yes", "--now", NOW], capture_output=True, text=True)
+        assert other.returncode == 4 and "locked" in other.stderr
+        assert tree_hash(demo_memory) == before
+
+
+def test_bad_file_is_reported_left_alone_and_the_pass_goes_on(
+        cli: Cli, demo_memory: Path, demo_repo: Path, tmp_path: Path) -> None:
+    (demo_memory / "broken.md").write_bytes(b"---\nname: [oops\n---\nbody\n")
+    before = (demo_memory / "broken.md").read_bytes()
+    result = cli("run", demo_memory, "--repo", demo_repo, "--yes", "--now", NOW,
+                 "--snapshot-dir", tmp_path / "snaps")
+    assert result.code == 2 and "broken.md" in result.err
+    assert (demo_memory / "broken.md").read_bytes() == before
+    assert (demo_memory / "deaccessioned").is_dir()  # the other entries were still pruned

@@ -59,3 +59,12 @@ def test_a_live_holder_in_another_process_refuses(tmp_path: Path) -> None:
         except RefusedError:
             assert time.monotonic() < deadline
             time.sleep(0.05)
+
+
+def test_the_lock_is_reentrant_within_one_process(tmp_path: Path) -> None:
+    from prune_memory.store import lock
+
+    with lock.holding(tmp_path) as outer, lock.holding(tmp_path) as inner:
+        assert inner.fd == outer.fd
+    with lock.holding(tmp_path):  # released after the outer block: can be taken again
+        pass
