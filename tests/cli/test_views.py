@@ -92,3 +92,31 @@ def test_missing_directory(cli: Cli, tmp_path: Path, command: str) -> None:
 
 def test_usage_error_is_exit_2(cli: Cli) -> None:
     assert cli("inventory", "--no-such-flag").code == 2
+
+
+def test_scan_on_the_demo_finds_exactly_the_planted_problems(cli: Cli) -> None:
+    from tests.conftest import DEMO_MEMORY
+
+    result = cli("scan", DEMO_MEMORY, "--json")
+    data = json.loads(result.out)
+    assert result.code == 1
+    assert [d["target"] for d in data["dangling"]] == ["project_release_checklist.md"]
+    assert [o["file"] for o in data["orphaned"]] == ["project_log_format.md"]
+    assert not any(data[k] for k in ("degraded", "wiki_missing", "unloaded",
+                                     "unregistered_tombstones", "missing_tombstones"))
+
+
+def test_due_and_status_cli(cli: Cli, tmp_path: Path) -> None:
+    memory = write_tree(tmp_path / "-p" / "memory", GOOD)
+    result = cli("due", memory, "--json", "--now", "2026-11-29T00:00:00Z")
+    assert result.code == 1 and json.loads(result.out)["due"] is True
+    status = cli("status", tmp_path, "--json")
+    assert status.code == 0 and json.loads(status.out)[0]["entries"] == 1
+    assert cli("status", tmp_path / "nope").code == 2
+
+
+def test_plan_markdown_format(cli: Cli, tmp_path: Path) -> None:
+    write_tree(tmp_path, GOOD)
+    result = cli("plan", tmp_path, "--format", "markdown", "--now", "2026-11-29T00:00:00Z")
+    assert result.code == 0 and result.out.startswith("# Pruning plan")
+    assert "| `a.md` |" in result.out
