@@ -10,10 +10,22 @@ import re
 from prune_memory.model import Entry, EntryKind, Index, IndexLine
 
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_ENTRY_ID = re.compile(r"^MEMORY\.md#L([1-9]\d*)$")
 
 
 def index_entry_id(number: int, file: str = "MEMORY.md") -> str:
     return f"{file}#L{number}"
+
+
+def index_line_number(file: str) -> int | None:
+    """The 1-based line number of an inline-fact id `MEMORY.md#L<n>`; None for other names."""
+    found = _ENTRY_ID.match(file.removeprefix("./"))
+    return int(found.group(1)) if found else None
+
+
+def fact_text(line: str) -> str:
+    """What an inline fact says: the list item without its bullet."""
+    return _BULLET.sub("", line).strip()
 
 
 def pointer_targets(line: IndexLine, names: dict[str, str]) -> set[str]:
@@ -41,7 +53,7 @@ def inline_facts(index: Index, mtime: dt.datetime) -> list[Entry]:
     for line in index.lines:
         if not line.is_item or any(not lk.external for lk in line.links):
             continue
-        text = _BULLET.sub("", line.text).strip()
+        text = fact_text(line.text)
         if not text:
             continue
         raw = line.text.encode("utf-8")

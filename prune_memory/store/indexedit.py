@@ -6,6 +6,7 @@ an edit, and removing lines then putting them back gives the original bytes.
 
 from __future__ import annotations
 
+import difflib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -121,6 +122,55 @@ def restore_lines(raw: bytes, records: Sequence[IndexLineRecord],
 
 def has_line_in(index: IndexText, text: str) -> bool:
     return text in index.lines
+
+
+# A fact written straight into the index is a line, not a file: these edit it by text and
+# place, since an identical line may sit elsewhere in the index.
+
+def line_record(raw: bytes, at: int) -> IndexLineRecord:
+    """Line `at` (0-based) with the context a withdrawal remembers, so restore finds its place."""
+    index = IndexText.parse(raw)
+    return _record(index, at, Counter(index.lines))
+
+
+def count_line(raw: bytes, text: str) -> int:
+    return IndexText.parse(raw).lines.count(text)
+
+
+def remove_line(raw: bytes, text: str, near: int, replacement: str | None = None) -> bytes:
+    """Drop the copy of `text` nearest line `near` (0-based); `replacement` takes its place."""
+    index = IndexText.parse(raw)
+    places = [n for n, line in enumerate(index.lines) if line == text]
+    if not places:
+        return raw
+    at = min(places, key=lambda n: (abs(n - near), n))
+    eol = index.eols[at]
+    del index.lines[at]
+    del index.eols[at]
+    if replacement is not None and not has_line_in(index, replacement):
+        index.insert(at, replacement, eol)
+    return index.render()
+
+
+def insert_line(raw: bytes, record: IndexLineRecord,
+                hints: Sequence[IndexLineRecord] = ()) -> bytes:
+    """Put a removed line back at its remembered place, even beside an identical line."""
+    index = IndexText.parse(raw)
+    index.insert(position(index.lines, record, hints), record.text, record.eol)
+    return index.render()
+
+
+def map_line(before: bytes, after: bytes, at: int) -> int | None:
+    """Where line `at` of `before` sits in `after` if it is still there unchanged, following
+    lines added or removed around it; None when it was changed or removed."""
+    old, new = IndexText.parse(before).lines, IndexText.parse(after).lines
+    if old == new:
+        return at if at < len(old) else None
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for start, there, size in matcher.get_matching_blocks():
+        if start <= at < start + size:
+            return there + at - start
+    return None
 
 
 def _record(index: IndexText, n: int, counts: Counter[str]) -> IndexLineRecord:

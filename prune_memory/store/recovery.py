@@ -10,6 +10,7 @@ from typing import Any
 from prune_memory.errors import PruneMemoryError, RefusedError
 from prune_memory.model import TOMBSTONE_DIR
 from prune_memory.store import atomic, journal
+from prune_memory.store.step_indexline import run_restore_line, run_withdraw_line
 from prune_memory.store.step_simple import run_inoculate, run_restore, run_update
 from prune_memory.store.step_withdraw import run_withdraw
 from prune_memory.store.stepkit import StepOutcome
@@ -20,6 +21,8 @@ RUNNERS: dict[str, Runner] = {
     "restore": run_restore,
     "update": run_update,
     "inoculate": run_inoculate,
+    "withdraw-line": run_withdraw_line,
+    "restore-line": run_restore_line,
 }
 
 

@@ -22,6 +22,7 @@ import yaml
 from prune_memory.errors import BadInputError
 from prune_memory.model import TOMBSTONE_DIR
 from prune_memory.resources import read_template
+from prune_memory.store.index_facts import index_line_number
 from prune_memory.store.yamlvalue import flow, scalar
 
 CONTRACT_FIELDS = ("name", "description", "deaccessioned_at", "reason", "rule",
@@ -75,7 +76,7 @@ class TombstoneHeader:
 
     @property
     def name(self) -> str:
-        return f"withdrawn-{Path(self.original_file).stem}"
+        return f"withdrawn-{Path(tombstone_base(self.original_file)).stem}"
 
     @property
     def description(self) -> str:
@@ -146,12 +147,21 @@ def _header(fields: dict[str, str], lines: Any) -> TombstoneHeader:
     )
 
 
+def tombstone_base(original_file: str) -> str:
+    """The file name a tombstone is named after: an inline fact `MEMORY.md#L21` becomes
+    `MEMORY.md-L21.md` (no `#` in a file name, and still a `.md` file)."""
+    if index_line_number(original_file) is not None:
+        return original_file.replace("#", "-") + ".md"
+    return original_file
+
+
 def tombstone_name(original_file: str, taken: set[str], register_id: str) -> str:
     """`deaccessioned/<name>`, or `<stem>.<register id>.md` when that name is already used."""
-    plain = f"{TOMBSTONE_DIR}/{original_file}"
+    base = tombstone_base(original_file)
+    plain = f"{TOMBSTONE_DIR}/{base}"
     if plain not in taken:
         return plain
-    return f"{TOMBSTONE_DIR}/{Path(original_file).stem}.{register_id}.md"
+    return f"{TOMBSTONE_DIR}/{Path(base).stem}.{register_id}.md"
 
 
 def sha256(data: bytes) -> str:
