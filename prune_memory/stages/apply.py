@@ -19,6 +19,7 @@ from prune_memory.stages.apply_build import (
     superseded_record,
     withdraw_step,
 )
+from prune_memory.stages.apply_line import current_line, is_index_line, withdraw_line_step
 from prune_memory.stages.apply_protect import protect, unprotect, writable
 from prune_memory.stages.apply_restore import restore
 from prune_memory.stages.apply_result import (
@@ -87,7 +88,7 @@ def update_entry(root: Path, file: str, body: str, *, reason: str, snapshot: Sna
     """Replace an entry's body (frontmatter kept, `modified:` stamped) and log the change."""
     require_snapshot(snapshot, root)
     with writing(root) as notes:
-        name = writable(root, file)
+        name = _topic_only(writable(root, file), "withdrawn, not rewritten in place")
         current = read_current(root, name, expected_sha256)
         data = with_new_body(current.raw, body, iso_utc(now))
         after = sha256(data)
@@ -102,10 +103,16 @@ def update_entry(root: Path, file: str, body: str, *, reason: str, snapshot: Sna
 def _withdraw_one(root: Path, request: WithdrawRequest, snapshot: Snapshot, now: datetime,
                   inoculation: Inoculation | None = None) -> Applied:
     name = writable(root, request.file)
-    current = read_current(root, name, request.expected_sha256)
-    step = withdraw_step(root, current, read_log_text(root), reason=request.reason,
-                         rule=request.rule, memory_class=request.memory_class,
-                         manifest=snapshot.manifest, now=now, ino=inoculation)
+    if is_index_line(name):
+        line = current_line(root, name, request.expected_sha256, snapshot.manifest)
+        step = withdraw_line_step(root, line, read_log_text(root), reason=request.reason,
+                                  rule=request.rule, memory_class=request.memory_class,
+                                  manifest=snapshot.manifest, now=now, ino=inoculation)
+    else:
+        current = read_current(root, name, request.expected_sha256)
+        step = withdraw_step(root, current, read_log_text(root), reason=request.reason,
+                             rule=request.rule, memory_class=request.memory_class,
+                             manifest=snapshot.manifest, now=now, ino=inoculation)
     outcome = execute(root, step)
     if outcome.status != "done":
         raise RefusedError(outcome.message)
@@ -116,7 +123,7 @@ def _withdraw_one(root: Path, request: WithdrawRequest, snapshot: Snapshot, now:
 
 def _inoculate_only(root: Path, file: str, ino: Inoculation, now: datetime,
                     expected_sha256: str | None) -> Applied:
-    name = writable(root, file)
+    name = _topic_only(writable(root, file), "inoculated only together with its withdrawal")
     read_current(root, name, expected_sha256)
     record = superseded_record(root, name, ino, now, supersedes=name)
     row = [now.date().isoformat(), "inoculated", f"`{name}`", "N/A",
@@ -126,6 +133,12 @@ def _inoculate_only(root: Path, file: str, ino: Inoculation, now: datetime,
     if outcome.status != "done":
         raise RefusedError(outcome.message)
     return applied_from(outcome, superseded=record.file)
+
+
+def _topic_only(name: str, what: str) -> str:
+    if is_index_line(name):
+        raise BadInputError(f"{name} is a fact written in MEMORY.md; such a line can be {what}")
+    return name
 
 
 def _raise_skipped(outcome: ApplyResult) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.model import INDEX_FILE, Finding, FindingCode
+from prune_memory.stages.apply_line import is_index_line, restore_line_step, snapshot_line
 from prune_memory.stages.apply_result import ApplyResult, applied_from, result
 from prune_memory.stages.apply_session import writing
 from prune_memory.store import indexedit
@@ -39,19 +40,23 @@ def restore(root: Path, register_id: str, *, now: datetime, reason: str = "") ->
         if (done := log.restoration(register_id)) is not None:
             raise BadInputError(f"{register_id} was already restored on {done.date}")
         source = _from_tombstone(root, row) or _from_snapshot(root, row)
-        current = sha_or_none(root / source.file)
-        if current is not None and current != sha256(source.data):
-            raise RefusedError(f"{source.file} exists again with other content; move it away "
-                               "before restoring")
         message = _message(source)
         cells = [now.date().isoformat(), "restored", f"`{source.file}`", register_id,
                  " ".join(f"{reason.strip() or 'restored on request'}; from {source.where}"
                           .split())]
-        step = {"op": "restore", "register_id": register_id, "file": source.file,
-                "original_sha256": sha256(source.data), "data": pack(source.data),
-                "index_lines": [r.to_json() for r in source.records],
-                "hints": [h.to_json() for h in index_records(root, skip=row.tombstone)],
-                "row": cells, "message": message}
+        hints = index_records(root, skip=row.tombstone)
+        if is_index_line(source.file):  # a fact of the index: only its line comes back
+            step = restore_line_step(root, source.file, source.data, source.records, hints,
+                                     register_id=register_id, row=cells, message=message)
+        else:
+            current = sha_or_none(root / source.file)
+            if current is not None and current != sha256(source.data):
+                raise RefusedError(f"{source.file} exists again with other content; move it "
+                                   "away before restoring")
+            step = {"op": "restore", "register_id": register_id, "file": source.file,
+                    "original_sha256": sha256(source.data), "data": pack(source.data),
+                    "index_lines": [r.to_json() for r in source.records],
+                    "hints": [h.to_json() for h in hints], "row": cells, "message": message}
         outcome = execute(root, step)
         if outcome.status != "done":
             raise RefusedError(outcome.message)
@@ -88,11 +93,13 @@ def _from_snapshot(root: Path, row: RegisterRow) -> Source:
         raise RefusedError(f"tombstone {row.tombstone} is missing and the register row does "
                            "not name a file and snapshot to fall back on")
     snap = Path(manifest).parent
-    data = read_snapshot_file(snap, file)
+    line = snapshot_line(snap, file) if is_index_line(file) else None
+    data = line[0] if line else read_snapshot_file(snap, file)
     if data is None:
         raise RefusedError(f"tombstone {row.tombstone} is missing and {file} is not in the "
                            f"snapshot {manifest} (or no longer matches its manifest)")
-    _, records = indexedit.remove_entry(read_snapshot_file(snap, INDEX_FILE) or b"", file)
+    records = line[1] if line else \
+        indexedit.remove_entry(read_snapshot_file(snap, INDEX_FILE) or b"", file)[1]
     sup = row.superseded_by if row.superseded_by not in ("", "N/A") else None
     finding = Finding(
         code=FindingCode.MALFORMED,

@@ -1,0 +1,162 @@
+"""Inline index facts (`MEMORY.md#L<n>`): the journal records that withdraw or restore one
+line of MEMORY.md. The line is the memory, so its bytes are what the tombstone keeps.
+
+`<n>` counts lines of MEMORY.md as the pass's snapshot holds it (the plan's view). Lines
+added or removed around the fact since — by earlier steps of the same batch, say — are
+followed; a fact whose own line changed is refused. Nothing is written here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from prune_memory.errors import BadInputError, RefusedError
+from prune_memory.model import INDEX_FILE, TOMBSTONE_DIR, Entry
+from prune_memory.secrets.mask import mask_text
+from prune_memory.stages.apply_build import (
+    NOT_APPLICABLE,
+    Current,
+    Inoculation,
+    entry_type,
+    summary,
+    superseded_json,
+    superseded_record,
+)
+from prune_memory.store import indexedit
+from prune_memory.store.index import parse_index
+from prune_memory.store.index_facts import fact_text, index_line_number, inline_facts
+from prune_memory.store.journal import pack
+from prune_memory.store.pruninglog import RegisterRow, next_register_id_in
+from prune_memory.store.snapshot import read_snapshot_file
+from prune_memory.store.stepkit import list_names, read_or_none, sha256
+from prune_memory.store.tombstone import (
+    IndexLineRecord,
+    TombstoneHeader,
+    render_tombstone,
+    tombstone_name,
+)
+
+
+@dataclass(frozen=True)
+class Line:
+    """An inline fact as MEMORY.md holds it now: where, how many identical copies, context."""
+
+    file: str
+    text: str
+    at: int  # 0-based position in MEMORY.md now
+    copies: int  # lines with exactly this text in MEMORY.md now
+    record: IndexLineRecord
+
+    @property
+    def raw(self) -> bytes:
+        return (self.text + self.record.eol).encode("utf-8")
+
+
+def is_index_line(file: str) -> bool:
+    return index_line_number(file) is not None
+
+
+def current_line(root: Path, file: str, expected_sha: str | None, manifest: Path) -> Line:
+    """Find the fact the plan saw; RefusedError when its line changed or went away."""
+    number = index_line_number(file)
+    if number is None:
+        raise BadInputError(f"{file} is not an index line id (MEMORY.md#L<n>)")
+    if (root / INDEX_FILE).is_symlink():
+        raise RefusedError(f"{INDEX_FILE} is a symlink; not touched")
+    now = read_or_none(root / INDEX_FILE)
+    if now is None:
+        raise BadInputError(f"{file}: there is no {INDEX_FILE} in {root}")
+    planned = read_snapshot_file(manifest.parent, INDEX_FILE) or now
+    fact = _facts(planned).get(file)
+    if fact is None:
+        raise BadInputError(f"{file}: line {number} of {INDEX_FILE} is not an inline fact "
+                            "(a list item that links no memory file)")
+    if expected_sha is not None and fact.sha256 != expected_sha:
+        raise RefusedError(f"{file} changed since the plan (sha256 {expected_sha[:12]}… is now "
+                           f"{fact.sha256[:12]}…); skipped")
+    at = indexedit.map_line(planned, now, number - 1)
+    text = indexedit.IndexText.parse(planned).lines[number - 1]
+    if at is None or sha256(text.encode("utf-8")) != fact.sha256:
+        raise RefusedError(f"{file} changed since the plan: its line is no longer in "
+                           f"{INDEX_FILE} as it was; skipped")
+    return Line(file=file, text=text, at=at, copies=indexedit.count_line(now, text),
+                record=indexedit.line_record(now, at))
+
+
+@lru_cache(maxsize=4)
+def _facts(raw: bytes) -> dict[str, Entry]:
+    """The inline facts of one index, as the loader reads them (parsed once per batch)."""
+    epoch = datetime.fromtimestamp(0, UTC)
+    return {fact.file: fact for fact in inline_facts(parse_index(raw), epoch)}
+
+
+def withdraw_line_step(root: Path, line: Line, log_text: str, *, reason: str, rule: str,
+                       memory_class: str | None, manifest: Path, now: datetime,
+                       ino: Inoculation | None = None) -> dict[str, Any]:
+    """The journal record of one inline fact's withdrawal (with its inoculation, if any)."""
+    day = now.date().isoformat()
+    register_id = next_register_id_in(log_text, day)
+    taken = {f"{TOMBSTONE_DIR}/{n}" for n in list_names(root / TOMBSTONE_DIR)}
+    tomb = tombstone_name(line.file, taken, register_id)
+    said = fact_text(line.text)
+    sup = superseded_record(root, line.file, replace(ino, slug=ino.slug or said), now, tomb) \
+        if ino else None
+    header = TombstoneHeader(
+        original_file=line.file, deaccessioned_at=now, reason=mask_text(reason), rule=rule,
+        register_id=register_id, original_sha256=sha256(line.raw),
+        superseded_by=sup.file if sup else None, index_lines=(line.record,))
+    tomb_data = render_tombstone(header, line.raw)
+    current = Current(file=line.file, raw=line.raw, sha256=sha256(line.raw), description=said,
+                      memory_type=None)
+    row = RegisterRow(register_id, summary(current), entry_type(current, memory_class),
+                      mask_text(f"{rule}: {reason}"), tomb, sup.file if sup else NOT_APPLICABLE)
+    return {
+        "op": "withdraw-line", "file": line.file, "line": line.text, "at": line.at,
+        "copies": line.copies, "original_sha256": sha256(line.raw), "register_id": register_id,
+        "tombstone": tomb, "tombstone_data": pack(tomb_data),
+        "tombstone_sha256": sha256(tomb_data), "index_lines": [line.record.to_json()],
+        "superseded": superseded_json(sup) if sup else None, "row": list(row.cells()),
+        "manifest": str(manifest), "date": day,
+    }
+
+
+def restore_line_step(root: Path, file: str, data: bytes, records: tuple[IndexLineRecord, ...],
+                      hints: list[IndexLineRecord], **fields: Any) -> dict[str, Any]:
+    """The journal record that puts a withdrawn fact's line back into MEMORY.md."""
+    record = restored_record(file, data, records)
+    index = read_or_none(root / INDEX_FILE) or b""
+    return {"op": "restore-line", "file": file, "original_sha256": sha256(data),
+            "copies": indexedit.count_line(index, record.text),
+            "index_lines": [record.to_json()], "hints": [h.to_json() for h in hints], **fields}
+
+
+def restored_record(file: str, data: bytes,
+                    records: tuple[IndexLineRecord, ...]) -> IndexLineRecord:
+    """The record to put back: the tombstone's, when it agrees with the stored bytes; else
+    one made from the bytes alone, placed by its old line number."""
+    parsed = indexedit.IndexText.parse(data)
+    if len(parsed.lines) != 1:
+        raise RefusedError(f"the stored bytes of {file} are not one line; not restoring")
+    text, eol = parsed.lines[0], parsed.eols[0]
+    for record in records:
+        if record.text == text and record.eol == eol:
+            return record
+    return IndexLineRecord(text=text, eol=eol, at=(index_line_number(file) or 1) - 1)
+
+
+def snapshot_line(snapshot_dir: Path,
+                  file: str) -> tuple[bytes, tuple[IndexLineRecord, ...]] | None:
+    """The fact's bytes and record from the index of the audit's snapshot (tombstone lost)."""
+    number = index_line_number(file)
+    index = read_snapshot_file(snapshot_dir, INDEX_FILE)
+    if number is None or index is None:
+        return None
+    parsed = indexedit.IndexText.parse(index)
+    if number > len(parsed.lines):
+        return None
+    record = indexedit.line_record(index, number - 1)
+    return (record.text + record.eol).encode("utf-8"), (record,)
