@@ -6,12 +6,14 @@ Imported only when a write really targets a memory directory, so other writes ne
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
 from prune_memory.errors import PruneMemoryError
 from prune_memory.hooks.payload import Candidate
+from prune_memory.model import OWN_FILES
 from prune_memory.secrets.base import SecretSpan
 from prune_memory.secrets.mask import describe
 from prune_memory.secrets.patterns import PatternDetector
@@ -38,17 +40,29 @@ class CheckResult(NamedTuple):
     problems: tuple[str, ...]  # why a check ran with less than it should have (for the log)
 
 
-def check_texts(texts: Iterable[Candidate], memory_dir: str) -> CheckResult:
-    """Every gate hit in `texts`, bound for `memory_dir` (whose retention policy applies)."""
-    policy, problems = _policy(memory_dir)
+def check_texts(texts: Iterable[Candidate], memory_dir: str, *,
+                policy_rules: bool = True) -> CheckResult:
+    """Every gate hit in `texts`, bound for `memory_dir` (whose retention policy applies).
+
+    `policy_rules=False` leaves the never-persist rules out: the tool's own files quote the
+    very phrases those rules look for (the policy's examples, the log's entry summaries).
+    """
+    policy, problems = _policy(memory_dir) if policy_rules else (None, ())
     hits: list[GateHit] = []
     for candidate in texts:
         hits.extend(_secret_hits(candidate))
         hits.extend(GateHit("injected-instruction", candidate.where, hit.line, hit.kind)
                     for hit in find_injection(candidate.text))
-        hits.extend(GateHit(f"never-persist:{hit.rule}", candidate.where, hit.line, hit.reason)
-                    for hit in match_filters(candidate.text, policy))
+        if policy is not None:
+            hits.extend(GateHit(f"never-persist:{hit.rule}", candidate.where, hit.line,
+                                hit.reason) for hit in match_filters(candidate.text, policy))
     return CheckResult(tuple(hits), problems)
+
+
+def is_own_file(path: str, memory_dir: str) -> bool:
+    """Whether `path` is the pruning log or the retention policy of `memory_dir`."""
+    real = os.path.realpath(path)
+    return os.path.dirname(real) == memory_dir and os.path.basename(real) in OWN_FILES
 
 
 def secret_spans(text: str) -> tuple[SecretSpan, ...]:

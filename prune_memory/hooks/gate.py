@@ -76,12 +76,14 @@ def decide(raw: bytes, mode: Mode, extra_roots: Sequence[str] = ()) -> Verdict:
 
 
 def _judge(call: payload.WriteCall, bound: dict[str, str], mode: Mode) -> Verdict:
-    from prune_memory.hooks.checks import check_texts  # only memory writes pay this import
+    from prune_memory.hooks.checks import check_texts, is_own_file  # memory writes only
 
     hits: dict[tuple[str, str, int, str], None] = {}
     problems: list[str] = []
     for memory_dir in dict.fromkeys(bound.values()):
-        result = check_texts(call.texts, memory_dir)
+        targets = [target for target, root in bound.items() if root == memory_dir]
+        rules = not all(is_own_file(target, memory_dir) for target in targets)
+        result = check_texts(call.texts, memory_dir, policy_rules=rules)
         hits.update(dict.fromkeys(result.hits))
         problems.extend(result.problems)
     if not hits:

@@ -177,3 +177,18 @@ def test_a_long_list_of_hits_is_cut_short(memory_dir: Path) -> None:
     reason = decide(write(memory_dir / "a.md", text), Mode.STRICT).reason or ""
     assert reason.count("- secret github-token") == gate.MAX_LISTED
     assert "- and 4 more" in reason
+
+
+def test_the_tools_own_files_skip_the_policy_rules_but_not_the_secret_check(
+        memory_dir: Path) -> None:
+    from prune_memory.resources import read_template
+
+    policy = read_template("retention-policy.md")  # its examples quote what the rules catch
+    assert decide(write(memory_dir / "a.md", policy), Mode.STRICT).decision is Decision.DENY
+    assert decide(write(memory_dir / "retention-policy.md", policy),
+                  Mode.STRICT).decision is Decision.ALLOW
+    assert decide(edit(memory_dir / "pruning-log.md", LEAKY),
+                  Mode.STRICT).decision is Decision.DENY
+    # A policy file in a subfolder is an ordinary memory file.
+    assert decide(write(memory_dir / "old" / "retention-policy.md", policy),
+                  Mode.STRICT).decision is Decision.DENY
