@@ -51,12 +51,13 @@ class GateMode(StrEnum):
 
 
 MemoryRootOpt = Annotated[list[Path] | None, typer.Option(
-    "--memory-root", help="Also treat this directory as memory (repeatable).")]
+    "--memory-root", metavar="DIR", help="Also treat this directory as memory (repeatable).")]
 UserOpt = Annotated[bool, typer.Option(
     "--user/--project",
     help="User settings (~/.claude, or $CLAUDE_CONFIG_DIR) or the project's .claude/.")]
 ProjectDirOpt = Annotated[Path | None, typer.Option(
-    "--project-dir", help="Project for --project. Default: the current git root, else here.")]
+    "--project-dir", metavar="DIR",
+    help="Project for --project. Default: the current git root, else here.")]
 
 
 @hook_app.command("gate")
