@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from prune_memory.model import JSON, Entry, EntryKind, MemoryDir
+from prune_memory.model import JSON, Entry, EntryKind, Index, MemoryDir
 
 
 @dataclass(frozen=True)
@@ -48,5 +48,15 @@ def estimate_access(entry: Entry, memdir: MemoryDir) -> Access:
 def _line_loaded(memdir: MemoryDir, numbers: tuple[int, ...]) -> bool:
     if memdir.index is None:
         return False
-    loaded = {ln.number for ln in memdir.index.lines if ln.loaded}
-    return bool(loaded.intersection(numbers))
+    return not _loaded_lines(memdir.index).isdisjoint(numbers)
+
+
+_LOADED: list[tuple[Index, frozenset[int]]] = []
+
+
+def _loaded_lines(index: Index) -> frozenset[int]:
+    """Numbers of the loaded index lines, kept for the last index seen: an inventory asks
+    once per entry, and rebuilding the set each time made it quadratic."""
+    if not _LOADED or _LOADED[0][0] is not index:
+        _LOADED[:] = [(index, frozenset(ln.number for ln in index.lines if ln.loaded))]
+    return _LOADED[0][1]

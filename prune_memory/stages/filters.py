@@ -14,6 +14,7 @@ from typing import Any
 
 from prune_memory.errors import BadInputError, PruneMemoryError, RefusedError
 from prune_memory.model import JSON, POLICY_FILE, FindingCode
+from prune_memory.regexgate import may_match
 from prune_memory.secrets.mask import mask_text
 
 BLOCK_TAG = "prune-memory-policy"
@@ -66,7 +67,7 @@ def match_filters(text: str, policy: Policy) -> tuple[FilterHit, ...]:
     """The first match of each rule in `text`, in rule order."""
     hits: list[FilterHit] = []
     for rule in policy.rules:
-        match = rule.pattern.search(text)
+        match = rule.pattern.search(text) if may_match(rule.pattern, text) else None
         if match:
             line = text.count("\n", 0, match.start()) + 1
             hits.append(FilterHit(rule.id, rule.code, rule.reason, line, _excerpt(text, line)))

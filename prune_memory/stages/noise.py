@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from prune_memory.model import JSON
+from prune_memory.regexgate import may_match
 from prune_memory.secrets.base import SecretHit
 
 EMPTY, SECRET, TERMINAL, STACK_TRACE, STATUS = 1.0, 0.9, 0.85, 0.85, 0.8
@@ -85,7 +86,8 @@ def score_noise(text: str, *, source: str | None = None,
     fired = _fired_rules(text, source, secrets)
     score = max((value for value, _ in fired), default=0.0)
     reasons = [reason for _, reason in sorted(fired, key=lambda f: -f[0])]
-    words = sorted({w.lower() for w in _VALUE_WORDS.findall(text)})
+    words = sorted({w.lower() for w in _VALUE_WORDS.findall(text)}
+                   if may_match(_VALUE_WORDS, text) else ())
     if words and not secrets and score > VALUE_CAP:
         score = VALUE_CAP
         reasons.append("value-words:" + ",".join(words))
@@ -100,7 +102,7 @@ def _fired_rules(text: str, source: str | None,
         fired.append((SECRET, "secret:" + ",".join(sorted({h.label for h in secrets}))))
     if _mostly(lines, _TERMINAL, at_least=2):
         fired.append((TERMINAL, "terminal-output"))
-    if _TRACE_HEAD.search(text) or sum(bool(_TRACE_FRAME.match(ln)) for ln in lines) >= 2:
+    if _any_line(text, _TRACE_HEAD) or _count_lines(text, lines, _TRACE_FRAME) >= 2:
         fired.append((STACK_TRACE, "stack-trace"))
     if _mostly(lines, _STATUS):
         fired.append((STATUS, "transient-status"))
@@ -111,6 +113,17 @@ def _fired_rules(text: str, source: str | None,
     if _is_dump(text, lines):
         fired.append((DUMP, "unpunctuated-dump"))
     return fired
+
+
+def _any_line(text: str, pattern: re.Pattern[str]) -> bool:
+    return may_match(pattern, text) and pattern.search(text) is not None
+
+
+def _count_lines(text: str, lines: list[str], pattern: re.Pattern[str]) -> int:
+    """How many of `lines` (parts of `text`) start with a match of `pattern`."""
+    if not may_match(pattern, text):
+        return 0
+    return sum(bool(pattern.match(line)) for line in lines)
 
 
 def _mostly(lines: list[str], pattern: re.Pattern[str], *, at_least: int | None = None) -> bool:

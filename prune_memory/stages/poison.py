@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from prune_memory.model import JSON
+from prune_memory.regexgate import may_match
 from prune_memory.secrets.mask import mask_text
 
 _UNTRUSTED_WORDS = frozenset({
@@ -62,8 +63,11 @@ class InjectionHit:
 def find_injection(text: str) -> tuple[InjectionHit, ...]:
     """Every injected-instruction phrase in `text`, one per kind and line."""
     hits: list[InjectionHit] = []
+    possible = [(kind, pattern) for kind, pattern in _INJECTIONS if may_match(pattern, text)]
+    if not possible:
+        return ()
     for number, line in enumerate(text.splitlines(), start=1):
-        for kind, pattern in _INJECTIONS:
+        for kind, pattern in possible:
             match = pattern.search(line)
             if match:
                 hits.append(InjectionHit(kind, number, " ".join(match.group(0).split())[:80]))

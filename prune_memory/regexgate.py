@@ -1,0 +1,171 @@
+"""A substring test that rules a regex out before it runs.
+
+Python's regex engine tries a pattern at every position of a text, so a dozen patterns over
+ten thousand memories cost seconds even when nothing matches, which is the usual case. From
+the parsed pattern we collect literal strings of which every match must contain at least
+one; when none of them is in the text, the pattern cannot match and is skipped. The test
+errs only towards running the regex: anything it cannot reason about (a non-ASCII literal
+under IGNORECASE, a non-ASCII text under IGNORECASE, LOCALE, an unknown node) keeps the
+regex in play, so results never change.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Any
+
+Needle = tuple[str, bool]  # (literal, folded: compare against the lower-cased text)
+MIN_NEEDLE = 2  # a single character occurs in almost every text and buys nothing
+MAX_STRINGS = 64  # joined literal parts stop growing past this many strings
+
+try:  # private modules of the standard library; without them every pattern just runs
+    from re import _constants as _c  # type: ignore[attr-defined]
+    from re import _parser as _p  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - only on an interpreter that moved them
+    _c = _p = None
+
+
+def may_match(pattern: re.Pattern[str], text: str) -> bool:
+    """False only when `pattern` cannot match anywhere in `text` (or any part of it)."""
+    gate = _GATES.get(pattern)
+    if gate is None:
+        gate = _GATES[pattern] = _split(required_literals(pattern))
+    if not gate:
+        return True
+    exact, folded = gate
+    for literal in exact:
+        if literal in text:
+            return True
+    if folded:
+        lowered = _lowered(text)
+        if lowered is None:
+            return True  # Unicode case folding has surprises; let the regex decide
+        for literal in folded:
+            if literal in lowered:
+                return True
+    return False
+
+
+_GATES: dict[re.Pattern[str], tuple[tuple[str, ...], tuple[str, ...]] | tuple[()]] = {}
+
+
+def _split(needles: frozenset[Needle] | None
+           ) -> tuple[tuple[str, ...], tuple[str, ...]] | tuple[()]:
+    """(exact literals, lower-cased literals), or () when the pattern cannot be gated."""
+    if needles is None:
+        return ()
+    return (tuple(sorted(t for t, folded in needles if not folded)),
+            tuple(sorted(t for t, folded in needles if folded)))
+
+
+_LAST: list[tuple[str, str | None]] = [("", "")]
+
+
+def _lowered(text: str) -> str | None:
+    """`text` lower-cased when it is ASCII, else None; kept for the last text, which is
+    usually asked about again by the next pattern."""
+    last, lowered = _LAST[0]
+    if last is not text:
+        lowered = text.lower() if text.isascii() else None
+        _LAST[0] = (text, lowered)
+    return lowered
+
+
+@lru_cache(maxsize=512)
+def required_literals(pattern: re.Pattern[str]) -> frozenset[Needle] | None:
+    """Literals one of which every match of `pattern` contains; None when unknown."""
+    if _p is None or pattern.flags & re.LOCALE or not isinstance(pattern.pattern, str):
+        return None
+    try:
+        tree = _p.parse(pattern.pattern, pattern.flags)
+        found = _sequence(list(tree), bool(tree.state.flags & re.IGNORECASE))
+    except Exception:  # an unexpected tree means "cannot tell", never a failure
+        return None
+    if found is None or min(len(text) for text, _ in found) < MIN_NEEDLE:
+        return None
+    return found
+
+
+def _sequence(items: Sequence[tuple[Any, Any]], folded: bool) -> frozenset[Needle] | None:
+    """The best needle set among the parts of a sequence: each part's match is inside.
+
+    Neighbouring literal parts are joined ("(?:this|next) session" gives "this session"
+    and "next session"), as long as the number of strings stays small.
+    """
+    candidates: list[frozenset[Needle]] = []
+    run: set[str] = {""}
+    for op, arg in [*items, (None, None)]:
+        strings = _strings(op, arg, folded) if op is not None else None
+        if strings is not None and len(run) * len(strings) <= MAX_STRINGS:
+            run = {head + tail for head in run for tail in strings}
+            continue
+        candidates.extend(_literals(run, folded))
+        run = strings if strings is not None else {""}
+        if op is not None and strings is None:
+            candidates.extend(_part(op, arg, folded))
+    return max(candidates, key=_quality, default=None)
+
+
+def _strings(op: Any, arg: Any, folded: bool) -> set[str] | None:
+    """Every string a small, purely literal part can match ({""} for zero-width parts)."""
+    if op is _c.LITERAL:
+        char = chr(arg)
+        if folded and not char.isascii():
+            return None  # a non-ASCII letter may fold to an ASCII one: no safe needle
+        return {char.lower() if folded else char}
+    if op in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
+        return {""}
+    if op is _c.IN and len(arg) <= 8 and all(kind is _c.LITERAL for kind, _ in arg):
+        found = [_strings(kind, value, folded) for kind, value in arg]
+        return None if None in found else set().union(*found)  # type: ignore[arg-type]
+    if op is _c.BRANCH:
+        options = [_only_strings(list(alt), folded) for alt in arg[1]]
+        return None if None in options else set().union(*options)  # type: ignore[arg-type]
+    if op is _c.SUBPATTERN and not (arg[1] or arg[2]):
+        return _only_strings(list(arg[3]), folded)
+    return None
+
+
+def _only_strings(items: Sequence[tuple[Any, Any]], folded: bool) -> set[str] | None:
+    """The strings a sequence of literal parts can match, or None if any part is not one."""
+    run: set[str] = {""}
+    for op, arg in items:
+        strings = _strings(op, arg, folded)
+        if strings is None or len(run) * len(strings) > MAX_STRINGS:
+            return None
+        run = {head + tail for head in run for tail in strings}
+    return run
+
+
+def _literals(run: set[str], folded: bool) -> list[frozenset[Needle]]:
+    return [] if run == {""} else [frozenset((text, folded) for text in run)]
+
+
+def _part(op: Any, arg: Any, folded: bool) -> Iterable[frozenset[Needle]]:
+    if op is _c.BRANCH:
+        alternatives = [_sequence(list(alt), folded) for alt in arg[1]]
+        if all(alt is not None for alt in alternatives):
+            yield frozenset().union(*alternatives)  # type: ignore[arg-type]
+    elif op is _c.SUBPATTERN:
+        _group, add, remove, sub = arg
+        inner = (folded or bool(add & re.IGNORECASE)) and not remove & re.IGNORECASE
+        found = _sequence(list(sub), inner)
+        if found is not None:
+            yield found
+    elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT, getattr(_c, "POSSESSIVE_REPEAT", _c.MAX_REPEAT)):
+        low, _high, sub = arg
+        found = _sequence(list(sub), folded) if low >= 1 else None
+        if found is not None:
+            yield found
+    elif op is getattr(_c, "ATOMIC_GROUP", None):
+        found = _sequence(list(arg), folded)
+        if found is not None:
+            yield found
+    # Anything else (classes, anchors, look-arounds, back-references) constrains nothing.
+
+
+def _quality(needles: frozenset[Needle]) -> tuple[int, int]:
+    """Longer shortest needle first, then fewer needles."""
+    return (min(len(text) for text, _ in needles), -len(needles))
