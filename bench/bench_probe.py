@@ -15,7 +15,6 @@ import argparse
 import json
 import os
 import platform
-import subprocess
 import sys
 import tempfile
 import time
@@ -26,105 +25,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.gen_repo import RepoFacts, build_repo  # noqa: E402
 from prune_memory.config import Config  # noqa: E402
 from prune_memory.gitrepo import read_repo_facts  # noqa: E402
 from prune_memory.stages.staleness import probe_staleness  # noqa: E402
 from prune_memory.store.loader import load_memory_dir  # noqa: E402
 
-FIRST_FILES = 16_400
-COMMITS = 2_000
 MEMORIES = 5_000
 TARGET_S = 10.0
-EPOCH = 1_767_225_600  # 2026-01-01T00:00:00Z
 
 
-def path_of(n: int) -> str:
-    return f"pkg{n // 400:03d}/mod{n // 20:04d}/file_{n:05d}.py"
-
-
-def package_json(name: str, runner: str, react: str) -> str:
-    return json.dumps({"name": name, "devDependencies": {runner: "^29.0.0" if runner == "jest"
-                                                         else "^1.6.0", "react": react}})
-
-
-class Stream:
-    """Writes a fast-import stream and keeps track of which paths exist."""
-
-    def __init__(self) -> None:
-        self.parts: list[bytes] = []
-        self.live: list[str] = []
-        self.next_file = 0
-
-    def data(self, text: str) -> None:
-        raw = text.encode()
-        self.parts.append(b"data %d\n%s\n" % (len(raw), raw))
-
-    def commit(self, n: int, message: str, ops: list[str], files: dict[str, str]) -> None:
-        self.parts.append(b"commit refs/heads/main\n")
-        self.parts.append(b"committer Bench <bench@example.invalid> %d +0000\n"
-                          % (EPOCH + n * 3600))
-        self.data(message)
-        for op in ops:
-            self.parts.append(op.encode() + b"\n")
-        for path, text in files.items():
-            self.parts.append(f"M 100644 inline {path}\n".encode())
-            self.data(text)
-
-    def new_files(self, count: int) -> dict[str, str]:
-        out = {}
-        for _ in range(count):
-            path = path_of(self.next_file)
-            out[path] = f"value_{self.next_file} = {self.next_file * 7919}\n"
-            self.live.append(path)
-            self.next_file += 1
-        return out
-
-
-def build_stream() -> tuple[bytes, dict[str, object]]:
-    stream = Stream()
-    first = stream.new_files(FIRST_FILES)
-    first["package.json"] = package_json("bench-web", "jest", "^17.0.0")
-    first["pyproject.toml"] = '[project]\nname = "bench-api"\ndependencies = ["fastapi"]\n'
-    stream.commit(0, "Start the bench project", [], first)
-    renames: list[tuple[str, str]] = []
-    deletions: list[str] = []
-    for n in range(1, COMMITS):
-        ops: list[str] = []
-        files = stream.new_files(2)
-        target = stream.live[(n * 37) % len(stream.live)]
-        files[target] = f"changed in {n}\n"
-        if n % 2 == 0:
-            old = stream.live.pop((n * 53) % len(stream.live))
-            new = old.replace(".py", f"_v{n}.py")
-            ops.append(f'R "{old}" "{new}"')
-            stream.live.append(new)
-            renames.append((old, new))
-        if n % 5 == 0:
-            gone = stream.live.pop((n * 71) % len(stream.live))
-            ops.append(f'D "{gone}"')
-            deletions.append(gone)
-        if n == 1000:
-            files["package.json"] = package_json("bench-web", "vitest", "^18.2.0")
-        if n == 1500:
-            files["package.json"] = package_json("bench-ui", "vitest", "^18.2.0")
-        stream.commit(n, f"Change {n}" + (f" (fixes #{n})" if n % 10 == 0 else ""), ops, files)
-    facts = {"renames": renames, "deletions": deletions, "live": list(stream.live)}
-    return b"".join(stream.parts), facts
-
-
-def build_repo(dest: Path) -> dict[str, object]:
-    stream, facts = build_stream()
-    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
-    subprocess.run(["git", "init", "-q", "-b", "main", str(dest)], check=True, env=env)
-    subprocess.run(["git", "fast-import", "--quiet"], input=stream, cwd=dest, check=True,
-                   env=env)
-    subprocess.run(["git", "reset", "-q", "--hard", "main"], cwd=dest, check=True, env=env)
-    return facts
-
-
-def memory_body(n: int, facts: dict[str, object]) -> str:
-    live, renames, deletions = facts["live"], facts["renames"], facts["deletions"]
-    assert isinstance(live, list) and isinstance(renames, list) and isinstance(deletions, list)
+def memory_body(n: int, facts: RepoFacts) -> str:
+    live, renames, deletions = facts.live, facts.renames, facts.deletions
     kind = n % 8
     if kind == 0:
         return f"Helpers live in `{live[(n * 13) % len(live)]}`; keep them small.\n"
@@ -143,7 +55,7 @@ def memory_body(n: int, facts: dict[str, object]) -> str:
     return f"The user prefers short answers (note {n}).\n"
 
 
-def write_memory(dest: Path, facts: dict[str, object]) -> None:
+def write_memory(dest: Path, facts: RepoFacts) -> None:
     dest.mkdir(parents=True)
     index = ["# Memory"]
     for n in range(MEMORIES):
