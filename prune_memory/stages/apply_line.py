@@ -30,7 +30,7 @@ from prune_memory.store import indexedit
 from prune_memory.store.index import parse_index
 from prune_memory.store.index_facts import fact_text, index_line_number, inline_facts
 from prune_memory.store.journal import pack
-from prune_memory.store.pruninglog import RegisterRow, next_register_id_in
+from prune_memory.store.pruninglog import PruningLog, RegisterRow, next_register_id_in
 from prune_memory.store.snapshot import read_snapshot_file
 from prune_memory.store.stepkit import list_names, read_or_none, sha256
 from prune_memory.store.tombstone import (
@@ -78,13 +78,19 @@ def current_line(root: Path, file: str, expected_sha: str | None, manifest: Path
     if expected_sha is not None and fact.sha256 != expected_sha:
         raise RefusedError(f"{file} changed since the plan (sha256 {expected_sha[:12]}… is now "
                            f"{fact.sha256[:12]}…); skipped")
-    at = indexedit.map_line(planned, now, number - 1)
-    text = indexedit.IndexText.parse(planned).lines[number - 1]
+    old, current = _lines(planned), indexedit.IndexText.parse(now)
+    at = indexedit.map_line(old, current.lines, number - 1)
+    text = old[number - 1]
     if at is None or sha256(text.encode("utf-8")) != fact.sha256:
         raise RefusedError(f"{file} changed since the plan: its line is no longer in "
                            f"{INDEX_FILE} as it was; skipped")
-    return Line(file=file, text=text, at=at, copies=indexedit.count_line(now, text),
-                record=indexedit.line_record(now, at))
+    return Line(file=file, text=text, at=at, copies=current.lines.count(text),
+                record=indexedit.line_record(current, at))
+
+
+@lru_cache(maxsize=4)
+def _lines(raw: bytes) -> list[str]:
+    return indexedit.IndexText.parse(raw).lines
 
 
 @lru_cache(maxsize=4)
@@ -125,13 +131,16 @@ def withdraw_line_step(root: Path, line: Line, log_text: str, *, reason: str, ru
 
 
 def restore_line_step(root: Path, file: str, data: bytes, records: tuple[IndexLineRecord, ...],
-                      hints: list[IndexLineRecord], **fields: Any) -> dict[str, Any]:
+                      hints: list[IndexLineRecord], log: PruningLog,
+                      **fields: Any) -> dict[str, Any]:
     """The journal record that puts a withdrawn fact's line back into MEMORY.md."""
     record = restored_record(file, data, records)
     index = read_or_none(root / INDEX_FILE) or b""
+    restored = sorted({h.seq for h in hints if log.restoration(h.seq) is not None})
     return {"op": "restore-line", "file": file, "original_sha256": sha256(data),
             "copies": indexedit.count_line(index, record.text),
-            "index_lines": [record.to_json()], "hints": [h.to_json() for h in hints], **fields}
+            "index_lines": [record.to_json()], "hints": [h.to_json() for h in hints],
+            "restored": restored, **fields}
 
 
 def restored_record(file: str, data: bytes,
@@ -158,5 +167,5 @@ def snapshot_line(snapshot_dir: Path,
     parsed = indexedit.IndexText.parse(index)
     if number > len(parsed.lines):
         return None
-    record = indexedit.line_record(index, number - 1)
+    record = indexedit.line_record(parsed, number - 1)
     return (record.text + record.eol).encode("utf-8"), (record,)

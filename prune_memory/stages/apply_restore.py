@@ -47,7 +47,7 @@ def restore(root: Path, register_id: str, *, now: datetime, reason: str = "") ->
         hints = index_records(root, skip=row.tombstone)
         if is_index_line(source.file):  # a fact of the index: only its line comes back
             step = restore_line_step(root, source.file, source.data, source.records, hints,
-                                     register_id=register_id, row=cells, message=message)
+                                     log, register_id=register_id, row=cells, message=message)
         else:
             current = sha_or_none(root / source.file)
             if current is not None and current != sha256(source.data):

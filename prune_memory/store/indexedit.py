@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from prune_memory.errors import RefusedError
@@ -127,9 +127,8 @@ def has_line_in(index: IndexText, text: str) -> bool:
 # A fact written straight into the index is a line, not a file: these edit it by text and
 # place, since an identical line may sit elsewhere in the index.
 
-def line_record(raw: bytes, at: int) -> IndexLineRecord:
+def line_record(index: IndexText, at: int) -> IndexLineRecord:
     """Line `at` (0-based) with the context a withdrawal remembers, so restore finds its place."""
-    index = IndexText.parse(raw)
     return _record(index, at, Counter(index.lines))
 
 
@@ -152,25 +151,63 @@ def remove_line(raw: bytes, text: str, near: int, replacement: str | None = None
     return index.render()
 
 
-def insert_line(raw: bytes, record: IndexLineRecord,
-                hints: Sequence[IndexLineRecord] = ()) -> bytes:
-    """Put a removed line back at its remembered place, even beside an identical line."""
+def insert_line(raw: bytes, record: IndexLineRecord, hints: Sequence[IndexLineRecord] = (),
+                restored: Collection[str] = ()) -> bytes:
+    """Put a removed line back at its remembered place, even beside an identical line.
+    `restored` holds the register ids of hints whose withdrawal was undone."""
     index = IndexText.parse(raw)
-    index.insert(position(index.lines, record, hints), record.text, record.eol)
+    twins = _twins(index.lines, record, hints, restored)
+    # A hint that saw our text beside it may have seen a copy: it cannot vouch for a place.
+    usable = [h for h in hints if h.text not in twins
+              and not (record.text in twins and record.text in (*h.prev, *h.next))]
+    index.insert(position(index.lines, record, usable, twins), record.text, record.eol)
     return index.render()
 
 
-def map_line(before: bytes, after: bytes, at: int) -> int | None:
-    """Where line `at` of `before` sits in `after` if it is still there unchanged, following
+def _twins(lines: list[str], record: IndexLineRecord, hints: Sequence[IndexLineRecord],
+           restored: Collection[str]) -> set[str]:
+    """Texts that may stand for more than one line, which placement must not read as one:
+    a withdrawn line's text still in the index (an identical copy stayed), ours when a
+    copy of it is there, and a text more than one record removed."""
+    present = set(lines)
+    seen = Counter(h.text for h in hints)
+    seen[record.text] += 1
+    twins = {h.text for h in hints if h.text in present and h.seq not in restored}
+    twins |= {text for text, n in seen.items() if n > 1}
+    return twins | ({record.text} if record.text in present else set())
+
+
+def map_line(old: list[str], new: list[str], at: int) -> int | None:
+    """Where line `at` of `old` sits in `new` if it is still there unchanged, following
     lines added or removed around it; None when it was changed or removed."""
-    old, new = IndexText.parse(before).lines, IndexText.parse(after).lines
     if old == new:
         return at if at < len(old) else None
+    ahead, behind = _embedding(old, new), _embedding(old[::-1], new[::-1])
+    if ahead is not None and behind is not None:
+        # `new` is `old` with lines taken out (the usual case inside a batch): new[j] can be
+        # our line if the lines before it fit above it and the lines after it fit below.
+        return next((j for j, line in enumerate(new) if line == old[at] and ahead[j] <= at
+                     and len(old) - behind[len(new) - j - 1] > at), None)
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
     for start, there, size in matcher.get_matching_blocks():
         if start <= at < start + size:
             return there + at - start
     return None
+
+
+def _embedding(old: list[str], new: list[str]) -> list[int] | None:
+    """Placing `new` in `old` in order, each line as early as it can go: how many lines of
+    `old` the first j lines of `new` use up, for each j; None if `new` does not fit."""
+    used = [0]
+    i = 0
+    for line in new:
+        while i < len(old) and old[i] != line:
+            i += 1
+        if i == len(old):
+            return None
+        i += 1
+        used.append(i)
+    return used
 
 
 def _record(index: IndexText, n: int, counts: Counter[str]) -> IndexLineRecord:

@@ -10,7 +10,7 @@ then the one nearest the old line number.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -48,16 +48,18 @@ class _Scene:
 
 
 def position(lines: list[str], record: IndexLineRecord,
-             hints: Sequence[IndexLineRecord] = ()) -> int:
-    """The 0-based place at which to insert `record.text` into `lines`."""
-    return _place(_scene(lines, [record, *hints]), record, frozenset())
+             hints: Sequence[IndexLineRecord] = (), ambiguous: Collection[str] = ()) -> int:
+    """The 0-based place at which to insert `record.text` into `lines`. Texts in
+    `ambiguous` may name different lines in different records: they give no order facts."""
+    return _place(_scene(lines, [record, *hints], ambiguous), record, frozenset())
 
 
-def _scene(lines: list[str], records: list[IndexLineRecord]) -> _Scene:
+def _scene(lines: list[str], records: list[IndexLineRecord],
+           ambiguous: Collection[str] = ()) -> _Scene:
     counts = Counter(lines)
     unique = {text for text, n in counts.items() if n == 1}
     # Lines that repeat (blank lines, a heading used twice) say nothing about order.
-    repeated = set(counts) - unique
+    repeated = (set(counts) - unique) | set(ambiguous)
     chains = [[*reversed(rec.prev), rec.text, *rec.next] for rec in records]
     for chain in chains:
         repeated |= {text for text, n in Counter(chain).items() if n > 1}

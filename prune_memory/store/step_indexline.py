@@ -61,7 +61,7 @@ def run_restore_line(root: Path, step: Step) -> StepOutcome:
     def put_back(raw: bytes) -> bytes:
         if indexedit.count_line(raw, record.text) > step["copies"]:
             return raw  # already back
-        return indexedit.insert_line(raw, record, hints)
+        return indexedit.insert_line(raw, record, hints, step.get("restored", []))
 
     edit_index(root, put_back)
     text = read_log_text(root)
