@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.model import INDEX_FILE, Finding, FindingCode
@@ -13,7 +14,7 @@ from prune_memory.stages.apply_result import ApplyResult, applied_from, result
 from prune_memory.stages.apply_session import writing
 from prune_memory.store import indexedit
 from prune_memory.store.journal import pack
-from prune_memory.store.pruninglog import RegisterRow, read_log
+from prune_memory.store.pruninglog import PruningLog, RegisterRow, read_log
 from prune_memory.store.recovery import execute
 from prune_memory.store.snapshot import read_snapshot_file
 from prune_memory.store.stepkit import sha256, sha_or_none
@@ -40,24 +41,10 @@ def restore(root: Path, register_id: str, *, now: datetime, reason: str = "") ->
         if (done := log.restoration(register_id)) is not None:
             raise BadInputError(f"{register_id} was already restored on {done.date}")
         source = _from_tombstone(root, row) or _from_snapshot(root, row)
-        message = _message(source)
         cells = [now.date().isoformat(), "restored", f"`{source.file}`", register_id,
                  " ".join(f"{reason.strip() or 'restored on request'}; from {source.where}"
                           .split())]
-        hints = index_records(root, skip=row.tombstone)
-        if is_index_line(source.file):  # a fact of the index: only its line comes back
-            step = restore_line_step(root, source.file, source.data, source.records, hints,
-                                     log, register_id=register_id, row=cells, message=message)
-        else:
-            current = sha_or_none(root / source.file)
-            if current is not None and current != sha256(source.data):
-                raise RefusedError(f"{source.file} exists again with other content; move it "
-                                   "away before restoring")
-            step = {"op": "restore", "register_id": register_id, "file": source.file,
-                    "original_sha256": sha256(source.data), "data": pack(source.data),
-                    "index_lines": [r.to_json() for r in source.records],
-                    "hints": [h.to_json() for h in hints], "row": cells, "message": message}
-        outcome = execute(root, step)
+        outcome = execute(root, _step(root, source, row, log, cells))
         if outcome.status != "done":
             raise RefusedError(outcome.message)
     findings = (source.finding,) if source.finding else ()
@@ -65,6 +52,24 @@ def restore(root: Path, register_id: str, *, now: datetime, reason: str = "") ->
                                                       tombstone=row.tombstone,
                                                       superseded=source.superseded)],
                   [], notes, findings)
+
+
+def _step(root: Path, source: Source, row: RegisterRow, log: PruningLog,
+          cells: list[str]) -> dict[str, Any]:
+    """The journal record of the restore: the file and its index lines, or for a fact of
+    the index, just its line."""
+    hints = index_records(root, skip=row.tombstone)
+    fields = {"register_id": row.register_id, "row": cells, "message": _message(source)}
+    if is_index_line(source.file):
+        return restore_line_step(root, source.file, source.data, source.records, hints, log,
+                                 **fields)
+    current = sha_or_none(root / source.file)
+    if current is not None and current != sha256(source.data):
+        raise RefusedError(f"{source.file} exists again with other content; move it away "
+                           "before restoring")
+    return {"op": "restore", "file": source.file, "original_sha256": sha256(source.data),
+            "data": pack(source.data), "index_lines": [r.to_json() for r in source.records],
+            "hints": [h.to_json() for h in hints], **fields}
 
 
 def _message(source: Source) -> str:
