@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from functools import cache
 from typing import NamedTuple
 
+from prune_memory.regexgate import may_match, required_literals
 from prune_memory.secrets.base import VENDOR_FORMAT, SecretSpan
 
 _EDGE = " \t\"'=:"  # delimiters some plugin patterns include around the value
@@ -61,8 +62,8 @@ class VendorDetector:
         self.plugins = tuple(plugins)
 
     def spans(self, text: str) -> Iterator[SecretSpan]:
-        if not _any_trigger(self.plugins).search(text):
-            return  # the usual case: one search, and detect-secrets is never imported
+        if not triggered(text, self.plugins):
+            return  # the usual case: detect-secrets is never imported
         for row in self.plugins:
             if not _trigger(row).search(text):
                 continue
@@ -75,7 +76,10 @@ class VendorDetector:
 
 def triggered(text: str, plugins: Sequence[VendorPlugin] = VENDOR_PLUGINS) -> bool:
     """Whether any vendor plugin could match: the cheap test that saves the import."""
-    return _any_trigger(tuple(plugins)).search(text) is not None
+    gated, rest = _trigger_plan(tuple(plugins))
+    if gated is not None and may_match(gated, text) and gated.search(text):
+        return True
+    return rest is not None and rest.search(text) is not None
 
 
 @cache
@@ -84,8 +88,17 @@ def _trigger(row: VendorPlugin) -> re.Pattern[str]:
 
 
 @cache
-def _any_trigger(plugins: tuple[VendorPlugin, ...]) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{row.trigger})" for row in plugins))
+def _trigger_plan(plugins: tuple[VendorPlugin, ...]
+                  ) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+    """The triggers split in two joined regexes: those with literals a substring test can
+    rule out first, and the rest. Together they match exactly where all the triggers do."""
+    gated = [row.trigger for row in plugins if required_literals(_trigger(row)) is not None]
+    rest = [row.trigger for row in plugins if required_literals(_trigger(row)) is None]
+    return _joined(gated), _joined(rest)
+
+
+def _joined(triggers: list[str]) -> re.Pattern[str] | None:
+    return re.compile("|".join(f"(?:{t})" for t in triggers)) if triggers else None
 
 
 @cache

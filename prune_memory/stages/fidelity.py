@@ -14,7 +14,7 @@ from prune_memory.model import JSON, Entry, EntryKind, Finding, FindingCode, Mem
 from prune_memory.secrets.mask import mask_text
 from prune_memory.stages.claudemd import ClaudeMdUnit, claude_md_units
 from prune_memory.stages.contradiction import LIMITS, NEGATIONS, Contradiction, contradictions
-from prune_memory.stages.similarity import Corpus, similar_pairs_across, token_set, tokens
+from prune_memory.stages.similarity import Corpus, has_words, similar_pairs_across, tokens
 from prune_memory.stages.survivor import choose_survivor, survivor_reason
 
 NEAR_THRESHOLD = 0.8
@@ -71,7 +71,7 @@ def check_fidelity(
 def _prepare(entries: Sequence[Entry]) -> _Texts:
     # an entry without words is the noise check's business, not a duplicate
     said = [(entry, analysed_text(entry)) for entry in entries]
-    said = [(entry, text) for entry, text in said if token_set(text)]
+    said = [(entry, text) for entry, text in said if has_words(text)]
     return _Texts([entry for entry, _ in said], [text for _, text in said],
                   Corpus([text for _, text in said]))
 

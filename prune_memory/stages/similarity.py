@@ -19,8 +19,9 @@ from itertools import chain
 from prune_memory.errors import BadInputError
 from prune_memory.stages.setjoin import Join, Pair
 
-__all__ = ["Corpus", "Pair", "TokenSets", "equal_groups", "exact_groups", "jaccard", "normalise",
-           "similar_pairs", "similar_pairs_across", "threshold_fraction", "token_set", "tokens"]
+__all__ = ["Corpus", "Pair", "TokenSets", "equal_groups", "exact_groups", "has_words", "jaccard",
+           "normalise", "similar_pairs", "similar_pairs_across", "threshold_fraction",
+           "token_set", "tokens"]
 
 # An apostrophe inside a word joins its halves: "don't" -> "dont", "it’s" -> "its".
 _INNER_APOSTROPHE = re.compile(r"(?<=[^\W_])['’](?=[^\W_])")
@@ -36,6 +37,11 @@ def tokens(text: str) -> list[str]:
     if "'" in folded or "’" in folded:
         folded = _INNER_APOSTROPHE.sub("", folded)
     return (_ASCII_WORD if folded.isascii() else _WORD).findall(folded)
+
+
+def has_words(text: str) -> bool:
+    """`bool(tokens(text))`, without making the list."""
+    return _WORD.search(text.casefold()) is not None
 
 
 def normalise(text: str) -> str:

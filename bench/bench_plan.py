@@ -1,0 +1,170 @@
+"""The whole read-only pass at scale: `build_plan` at 1k / 10k / 50k entries, 20k-file repo.
+
+A 20,000-file repo with 2,000 commits (bench/gen_repo.py) and, for each size, a memory
+directory from bench/gen_store.py (duplicates, near duplicates, negation pairs, ephemeral
+lines, stale and live paths, fake secrets). Each size runs in its own child process so its
+peak resident memory is its own. In the child:
+
+1. `build_plan` once, timed stage by stage (load, classify, staleness, fidelity, hygiene,
+   decide); the child's peak RSS is read right after it;
+2. the analysis of issue 5 on the loaded directory: `check_fidelity` + `check_hygiene`,
+   three runs, median and best; and `load_memory_dir` alone.
+
+Target (issue 5): the 10,000-entry analysis under 3 s. The scaling ratio is
+time(10k) / time(1k) of the whole `build_plan` (10.0 would be exactly linear).
+
+Run: .venv/bin/python bench/bench_plan.py [--sizes 1000,10000,50000] [--keep DIR]
+(prints a table, writes bench/results/bench_plan.json)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.gen_repo import build_repo, build_stream  # noqa: E402
+from bench.gen_store import write_memory_dir  # noqa: E402
+
+RESULTS = ROOT / "bench" / "results" / "bench_plan.json"
+NOW = datetime(2026, 11, 29, 12, tzinfo=UTC)
+ANALYSIS_TARGET_S = 3.0
+ANALYSIS_SIZE = 10_000
+
+
+def child(memory: Path, repo: Path) -> dict[str, Any]:
+    """Runs in the child process: every figure for one memory directory."""
+    from prune_memory.pipeline import PassOptions, build_plan
+    from prune_memory.stages.fidelity import check_fidelity
+    from prune_memory.stages.filters import load_policy
+    from prune_memory.stages.hygiene import check_hygiene
+    from prune_memory.store.loader import load_memory_dir
+
+    stages: dict[str, float] = {}
+    clock = {"stage": "", "at": time.perf_counter()}
+
+    def progress(stage: str) -> None:
+        now = time.perf_counter()
+        if clock["stage"]:
+            stages[str(clock["stage"])] = round(now - float(clock["at"]), 3)
+        clock.update(stage=stage, at=now)
+
+    options = PassOptions(repo=repo, now=NOW, home=memory.parent / "home")
+    start, cpu = time.perf_counter(), time.process_time()
+    plan = build_plan(memory, options, progress)
+    progress("")
+    total, total_cpu = time.perf_counter() - start, time.process_time() - cpu
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    load_s, memdir = _timed(lambda: load_memory_dir(memory))
+    policy = load_policy(memory)
+    runs = [_timed(lambda: (check_fidelity(memdir, protected=frozenset()),
+                            check_hygiene(memdir, policy=policy)), cpu=True)[0]
+            for _ in range(3)]
+    actions: dict[str, int] = {}
+    for entry in plan.entries:
+        actions[entry.action.value] = actions.get(entry.action.value, 0) + 1
+    return {"entries": len(plan.entries), "build_plan_s": round(total, 3),
+            "build_plan_cpu_s": round(total_cpu, 3), "stages_s": stages,
+            "peak_rss_mb": round(peak_mb, 1), "load_s": round(load_s, 3),
+            "analysis_wall_s": [round(r[0], 3) for r in runs],
+            "analysis_cpu_s": [round(r[1], 3) for r in runs],
+            "analysis_median_s": round(statistics.median(r[0] for r in runs), 3),
+            "actions": dict(sorted(actions.items())), "load_errors": len(plan.errors)}
+
+
+def _timed(work: Any, *, cpu: bool = False) -> tuple[Any, Any]:
+    wall, used = time.perf_counter(), time.process_time()
+    result = work()
+    elapsed = time.perf_counter() - wall
+    return ((elapsed, time.process_time() - used), result) if cpu else (elapsed, result)
+
+
+def run_size(base: Path, size: int, facts: Any) -> dict[str, Any]:
+    memory = base / f"memory-{size}"
+    if memory.exists():
+        shutil.rmtree(memory)
+    made = write_memory_dir(memory, size, seed=size, facts=facts, now=NOW)
+    command = [sys.executable, __file__, "--child", str(memory), str(base / "repo")]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, cwd=ROOT)
+    out = proc.stdout.read() if proc.stdout else b""
+    _, status, usage = os.wait4(proc.pid, 0)
+    if status != 0:
+        raise SystemExit(f"child for {size} entries failed with status {status}")
+    row: dict[str, Any] = json.loads(out)
+    row["child_peak_rss_mb"] = round(usage.ru_maxrss / 1024, 1)
+    row["generated"] = made.kinds
+    return row
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,10000,50000")
+    parser.add_argument("--keep", type=Path, help="build in this directory and keep it")
+    parser.add_argument("--child", nargs=2, type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(child(*args.child)))
+        return 0
+    sizes = [int(s) for s in args.sizes.split(",")]
+    if args.keep:
+        args.keep.mkdir(parents=True, exist_ok=True)
+        return measure(args.keep, sizes)
+    with tempfile.TemporaryDirectory(prefix="bench-plan-") as scratch:
+        return measure(Path(scratch), sizes)
+
+
+def measure(base: Path, sizes: list[int]) -> int:
+    start = time.perf_counter()
+    kept = (base / "repo" / ".git").is_dir()  # --keep: the same history, not rebuilt
+    facts = build_stream()[1] if kept else build_repo(base / "repo")
+    repo_s = time.perf_counter() - start
+    rows = {str(size): run_size(base, size, facts) for size in sizes}
+    result: dict[str, Any] = {
+        "when": datetime.now(UTC).isoformat(timespec="seconds"),
+        "repo": {"tracked_files": len(facts.live) + 2, "commits": 2000,
+                 "build_s": round(repo_s, 1)},
+        "sizes": rows, "load_average": os.getloadavg()}
+    if "1000" in rows and "10000" in rows:
+        result["scaling_10k_over_1k"] = round(
+            rows["10000"]["build_plan_s"] / rows["1000"]["build_plan_s"], 2)
+    if str(ANALYSIS_SIZE) in rows:
+        median = rows[str(ANALYSIS_SIZE)]["analysis_median_s"]
+        result["analysis_10k_within_target"] = median < ANALYSIS_TARGET_S
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    print_table(result)
+    return 0 if result.get("analysis_10k_within_target", True) else 1
+
+
+def print_table(result: dict[str, Any]) -> None:
+    print(f"repo: {result['repo']['tracked_files']:,} files, {result['repo']['commits']:,} "
+          f"commits (built in {result['repo']['build_s']} s)")
+    head = f"{'entries':>8} {'build_plan':>11} {'load':>7} {'analysis':>9} {'peak RSS':>9}  stages"
+    print(head)
+    for size, row in result["sizes"].items():
+        stages = ", ".join(f"{k} {v:.2f}" for k, v in row["stages_s"].items())
+        print(f"{int(size):>8,} {row['build_plan_s']:>10.2f}s {row['load_s']:>6.2f}s "
+              f"{row['analysis_median_s']:>8.2f}s {row['peak_rss_mb']:>7.0f}MB  {stages}")
+    if "scaling_10k_over_1k" in result:
+        print(f"scaling time(10k)/time(1k): {result['scaling_10k_over_1k']}")
+    if "analysis_10k_within_target" in result:
+        print(f"10k analysis (fidelity + hygiene) under {ANALYSIS_TARGET_S:.0f} s: "
+              f"{result['analysis_10k_within_target']}")
+    print(f"written: {RESULTS.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
