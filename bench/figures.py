@@ -1,0 +1,153 @@
+"""Pick the headline figures out of each benchmark's JSON, with the target each must meet."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Figure:
+    source: str
+    label: str
+    value: float
+    unit: str
+    target: str | None = None
+    met: bool | None = None
+
+    @property
+    def shown(self) -> str:
+        if self.unit == "x":
+            return f"{self.value:.1f}x"
+        if self.unit == "ratio":
+            return f"{self.value:.2f}"
+        if self.unit in ("MB", "ms", "/s", "%"):
+            return f"{self.value:,.1f} {self.unit}".replace(" %", "%")
+        if self.unit == "s":
+            return f"{self.value:.2f} s"
+        return f"{self.value:g} {self.unit}".strip()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"source": self.source, "label": self.label, "value": self.value,
+                "unit": self.unit, "shown": self.shown, "target": self.target, "met": self.met}
+
+
+def _below(value: float, limit: float) -> bool:
+    return value < limit
+
+
+def _probe(d: dict[str, Any]) -> list[Figure]:
+    seconds = d["seconds"]
+    repo = d["repo"]
+    probe = seconds["probe_staleness (git + probes)"]
+    return [
+        Figure("probe", f"staleness probe: {repo['tracked_files']:,}-file repo, "
+               f"{repo['commits']:,} commits, {d['memories']:,} entries", probe, "s", "< 10 s",
+               _below(probe, 10)),
+        Figure("probe", "  git subprocesses for the whole probe", repo["git_calls"], ""),
+    ]
+
+
+def _jsonl(d: dict[str, Any]) -> list[Figure]:
+    s, r, m = d["speedup_3000"], d["report_100k"], d["memory_dir_10k"]
+    return [
+        Figure("jsonl", "jsonl report analysis vs all-pairs, 3,000 records (speed-up)",
+               s["speedup_wall"], "x", ">= 30x", s["speedup_wall"] >= 30 and s["results_equal"]),
+        Figure("jsonl", "  all-pairs reference, 3,000 records", s["reference_wall_s"], "s"),
+        Figure("jsonl", "  join-based analysis, 3,000 records", s["analysis_wall_s"], "s"),
+        Figure("jsonl", "jsonl report, 100,000 records (whole command)", r["wall_s"], "s",
+               "< 60 s", _below(r["wall_s"], 60)),
+        Figure("jsonl", "  peak RSS of that command", r["peak_rss_mb"], "MB", "< 1024 MB",
+               _below(r["peak_rss_mb"], 1024)),
+        Figure("jsonl", "check_fidelity alone, 10,000 entries", m["wall_s"], "s"),
+    ]
+
+
+def _plan(d: dict[str, Any]) -> list[Figure]:
+    out: list[Figure] = []
+    sizes = d["sizes"]
+    if "10000" in sizes:
+        row = sizes["10000"]
+        median = row["analysis_median_s"]
+        out += [
+            Figure("plan", "analysis of 10,000 loaded entries (fidelity + hygiene, median of 3)",
+                   median, "s", "< 3 s", _below(median, 3)),
+            Figure("plan", "  same, CPU time (best of 3)", min(row["analysis_cpu_s"]), "s"),
+            Figure("plan", "load 10,000 entries (index + topic files)", row["load_s"], "s"),
+        ]
+    for size, row in sizes.items():
+        out.append(Figure("plan", f"build_plan, {int(size):,} entries, 20k-file repo",
+                          row["build_plan_s"], "s"))
+        out.append(Figure("plan", f"  peak RSS at {int(size):,} entries", row["peak_rss_mb"],
+                          "MB"))
+    if "scaling_10k_over_1k" in d:
+        out.append(Figure("plan", "scaling time(10k) / time(1k) of build_plan",
+                          d["scaling_10k_over_1k"], "ratio", "~10 (linear)"))
+    return out
+
+
+def _apply(d: dict[str, Any]) -> list[Figure]:
+    inner, outer = d["in_process"], d["command"]
+    return [
+        Figure("apply", f"run --yes: withdrawals per second ({inner['withdrawn']} withdrawn "
+               f"of {d['entries']:,}, fsync on)", inner["withdrawals_per_s"], "/s"),
+        Figure("apply", "  run --yes end to end (plan, snapshot, apply, audit, scan)",
+               outer["wall_s"], "s"),
+    ]
+
+
+def _engine(d: dict[str, Any]) -> list[Figure]:
+    return [
+        Figure("engine", f"withdraw_many alone, {d['entries']} entries", d["withdrawals_per_s"],
+               "/s"),
+        Figure("engine", "restore", d["restores_per_s"], "/s"),
+    ]
+
+
+def _hygiene(d: dict[str, Any]) -> list[Figure]:
+    corpus = d["corpus"]
+    return [
+        Figure("hygiene", "check_hygiene alone, 10,000 entries", d["check_hygiene_10k_entries_s"],
+               "s"),
+        Figure("hygiene", f"secret recall on the corpus ({corpus['secrets']} secrets)",
+               100 * corpus["recall"], "%", ">= 95%", corpus["recall"] >= 0.95),
+        Figure("hygiene", f"false positives on {corpus['lookalikes']} look-alikes",
+               corpus["false_positives"], "", "<= 2", corpus["false_positives"] <= 2),
+    ]
+
+
+def _gate(d: dict[str, Any]) -> list[Figure]:
+    out: list[Figure] = []
+    for name, row in d.get("cases", {}).items():
+        if name == "python_startup":
+            continue
+        p95 = row["wall_ms"]["p95"]
+        out.append(Figure("gate", f"hook gate p95 wall, {name}", p95, "ms", "< 150 ms",
+                          _below(p95, 150)))
+        out.append(Figure("gate", f"  same, p95 CPU time, {name}", row["cpu_ms"]["p95"], "ms"))
+    startup = d.get("cases", {}).get("python_startup")
+    if startup:
+        out.append(Figure("gate", "  bare `python -c pass`, p95 wall", startup["wall_ms"]["p95"],
+                          "ms"))
+    return out
+
+
+EXTRACTORS: dict[str, Callable[[dict[str, Any]], list[Figure]]] = {
+    "probe": _probe, "jsonl": _jsonl, "plan": _plan, "apply": _apply, "engine": _engine,
+    "hygiene": _hygiene, "gate": _gate,
+}
+
+
+def figures(results: dict[str, dict[str, Any] | None]) -> list[Figure]:
+    """Every headline figure of the benchmarks that produced a result, in a fixed order."""
+    out: list[Figure] = []
+    for name, extract in EXTRACTORS.items():
+        data = results.get(name)
+        if not data:
+            continue
+        try:
+            out.extend(extract(data))
+        except (KeyError, TypeError, ZeroDivisionError) as err:
+            out.append(Figure(name, f"{name}: result not understood ({err!r})", 0, ""))
+    return out

@@ -1,0 +1,88 @@
+"""Render references/performance.md from the figures of one `make bench` run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bench.figures import Figure
+
+HEADER = """\
+# Performance
+
+Measured figures of one `make bench` run (`bench/run_all.py`, which rewrites this file and
+`bench/results/all.json`; each benchmark also leaves its own JSON in `bench/results/`).
+Do not edit the tables by hand: rerun the benchmarks.
+"""
+
+BENCHES = (
+    ("bench/bench_probe.py",
+     "`probe_staleness` on a 20,000-file repo with 2,000 commits (renames, deletions, a "
+     "test-runner swap, a package rename, closing commits) and 5,000 memories naming live, "
+     "renamed, deleted and unknown paths, counts, issues, tools and old names"),
+    ("bench/bench_jsonl.py",
+     "the `jsonl report` analysis against the naive all-pairs reference on the same "
+     "3,000-record store (results must be equal); the real command on 100,000 records in a "
+     "child process (wall time, peak RSS); `check_fidelity` on 10,000 entries"),
+    ("bench/bench_plan.py",
+     "the whole read-only pass, `build_plan`, on generated memory directories of 1,000 / "
+     "10,000 / 50,000 entries against the 20,000-file repo, each size in its own process "
+     "(peak RSS is that process's); then issue 5's analysis (`check_fidelity` + "
+     "`check_hygiene`) and `load_memory_dir` alone on the 10,000-entry directory"),
+    ("bench/bench_apply.py",
+     "`run --yes` on a 1,000-entry directory, about a third of it session chatter: the stages "
+     "in process (withdrawals per second over `finish_pass`: journalled withdrawals with "
+     "fsync, the audit, the rescan, the re-synthesis), and the real command end to end"),
+    ("bench/engine.py", "the engine alone: snapshot, `withdraw_many` over 500 entries, "
+     "50 restores"),
+    ("bench/hygiene.py", "import costs, the secret corpus (recall, false positives), "
+     "`check_hygiene` over 10,000 short entries, the worst 200,000-character line"),
+    ("bench/bench_gate.py", "`prune-memory hook gate` as Claude Code runs it: a fresh "
+     "process per call, 50 KB writes in and out of a memory directory; p50 and p95"),
+)
+
+ABOUT = """\
+The generators are `bench/gen_repo.py` (a `git fast-import` history with renames, deletions
+and manifest changes) and `bench/gen_store.py` (memory directories and JSONL stores with
+controlled shares of exact duplicates, near duplicates, negation pairs, ephemeral lines,
+stale and live paths and fake secrets; text from `tests/jsonstore/storegen.py`).
+
+## Reading the figures
+
+- Wall time is what a user waits; the machine these ran on is shared with other work, so
+  CPU time, where given, is the steadier figure. The load average is recorded above.
+- "Analysis" is issue 5's figure: fidelity (duplicates, near duplicates, contradictions,
+  CLAUDE.md repeats) and hygiene (secrets, noise, poison, never-persist rules) over
+  entries already loaded. Loading and the whole `build_plan` are given separately, because
+  a 10,000-line index parsed with markdown-it and 10,000 YAML headers cost seconds of
+  their own, and the staleness probes add the git history.
+- The scaling ratio is time(10k) / time(1k) of the whole `build_plan`; 10 is linear.
+  Fixed costs (reading the repo's history, imports) make it come out below 10.
+"""
+
+
+def render(report: dict[str, Any], table: list[Figure]) -> str:
+    host = report["machine"]
+    lines = [HEADER, "## Machine", "",
+             f"- CPUs (nproc): {host['nproc']}; model: {host['cpu_model']}",
+             f"- memory: {host.get('memory_gb')} GB",
+             f"- Python {host['python']} on {host['platform']}",
+             f"- load average (1, 5, 15 min) at the start: {_load(host['load_average_start'])}; "
+             f"at the end: {_load(host.get('load_average_end'))}",
+             f"- measured: {report['when']}", "",
+             "## Figures", "",
+             "| figure | measured | target | met |", "|---|---|---|---|"]
+    for f in table:
+        met = {True: "yes", False: "**no**", None: ""}[f.met]
+        label = f.label.strip()
+        label = f"&nbsp;&nbsp;{label}" if f.label.startswith("  ") else label
+        lines.append(f"| {label} | {f.shown} | {f.target or ''} | {met} |")
+    lines += ["", "Benchmark runs: " + ", ".join(
+        f"{name} {run['status']} ({run['seconds']} s)" for name, run in report["runs"].items()),
+        "", "## What each benchmark measures", "", "| benchmark | what it runs |", "|---|---|"]
+    lines += [f"| `{script}` | {text} |" for script, text in BENCHES]
+    lines += ["", ABOUT]
+    return "\n".join(lines)
+
+
+def _load(values: list[float] | None) -> str:
+    return ", ".join(f"{v:.2f}" for v in values) if values else "unknown"
