@@ -16,24 +16,30 @@ SCHEMA = "prune-memory/plan@1"
 
 @dataclass(frozen=True)
 class Inoculation:
-    """Draft fields of a SUPERSEDED counter-memory, prefilled from the evidence."""
+    """The fields of a SUPERSEDED counter-memory (DESIGN §5): drafted by the plan, edited in
+    review, written by the engine. An empty `period` is written as "unknown to <date>"."""
 
     pattern: str
-    period: str
     evidence: str
     abandonment_reason: str
     do_not_rederive: str
+    period: str = ""
+    slug: str | None = None  # the name part of `superseded_<slug>.md`; default from the entry
 
     def to_json(self) -> JSON:
-        return {"pattern": self.pattern, "period": self.period, "evidence": self.evidence,
-                "abandonment_reason": self.abandonment_reason,
-                "do_not_rederive": self.do_not_rederive}
+        out: JSON = {"pattern": self.pattern, "period": self.period, "evidence": self.evidence,
+                     "abandonment_reason": self.abandonment_reason,
+                     "do_not_rederive": self.do_not_rederive}
+        if self.slug:
+            out["slug"] = self.slug
+        return out
 
     @classmethod
     def from_json(cls, data: JSON) -> Inoculation:
-        return cls(pattern=data["pattern"], period=data["period"], evidence=data["evidence"],
+        return cls(pattern=data["pattern"], evidence=data["evidence"],
                    abandonment_reason=data["abandonment_reason"],
-                   do_not_rederive=data["do_not_rederive"])
+                   do_not_rederive=data["do_not_rederive"], period=data.get("period", ""),
+                   slug=data.get("slug"))
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ def sample() -> Plan:
         access={"reads": None, "measured": False, "label": "estimate"},
         findings=(Finding(FindingCode.PATH_DRIFT, "renamed", {"commit": "b0d46e1"}),),
         action=Action.WITHDRAW_INOCULATE, rule="5i-abandoned-strategy", sha256="a" * 64,
-        inoculation=Inoculation("p", "q", "e", "r", "d"))
+        inoculation=Inoculation("p", "e", "r", "d", period="q", slug="s"))
     return Plan(memory_dir="/m", repo=None, now=dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC),
                 index={"path": "MEMORY.md", "lines": 1, "chars": 10, "line_cap": 200,
                        "char_cap": 25000, "usage": 0.005, "binding_cap": "lines",

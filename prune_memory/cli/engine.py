@@ -106,7 +106,7 @@ def inoculate(file: FileArg, *,
     when = parse_now(now)
     snap = _fresh_snapshot(root, when, snapshot_dir)
     ino = Inoculation(pattern=pattern, evidence=evidence, abandonment_reason=reason,
-                      do_not_rederive=do_not_rederive, period=period, slug=slug)
+                      do_not_rederive=do_not_rederive, period=period or "", slug=slug)
     request = WithdrawRequest(name, reason, rule, expected_sha256=expect_sha256) \
         if withdraw else None
     result = apply.inoculate(root, name, ino, snapshot=snap, now=when, withdraw=request,

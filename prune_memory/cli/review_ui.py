@@ -11,6 +11,7 @@ import shlex
 import subprocess
 import tempfile
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console, Group, RenderableType
@@ -109,13 +110,15 @@ def _handle(key: str, entry: PlanEntry, session: ReviewSession, bodies: Mapping[
 
 def ask_inoculation(entry: PlanEntry, console: Console) -> Inoculation:
     """Prompt for each SUPERSEDED field, the drafted value offered as the default."""
-    draft = entry.inoculation or Inoculation(entry.reason, "", entry.reason, entry.reason, "")
+    draft = entry.inoculation or Inoculation(pattern=entry.reason, evidence=entry.reason,
+                                             abandonment_reason=entry.reason,
+                                             do_not_rederive=entry.reason)
     values: dict[str, str] = {}
     for key, label in FIELDS:
         default = getattr(draft, key)
         answer = console.input(f"{label} [{default}]: ").strip()
         values[key] = answer or default
-    return Inoculation(**values)
+    return replace(draft, **values)
 
 
 def edit_text(text: str) -> str:

@@ -12,8 +12,8 @@ from datetime import datetime
 from pathlib import Path
 
 from prune_memory.errors import BadInputError, PruneMemoryError, RefusedError
+from prune_memory.plan import Inoculation
 from prune_memory.stages.apply_build import (
-    Inoculation,
     read_current,
     superseded_json,
     superseded_record,

@@ -9,6 +9,7 @@ from typing import Any
 
 from prune_memory.errors import BadInputError, FileLoadError, RefusedError
 from prune_memory.model import INDEX_FILE, OWN_FILES, TOMBSTONE_DIR
+from prune_memory.plan import Inoculation
 from prune_memory.secrets.mask import mask_text
 from prune_memory.store import indexedit
 from prune_memory.store.frontmatter_parse import memory_type, parse_memory_text
@@ -19,18 +20,6 @@ from prune_memory.store.superseded import Superseded, free_slug, render_supersed
 from prune_memory.store.tombstone import TombstoneHeader, render_tombstone, tombstone_name
 
 NOT_APPLICABLE = "N/A"
-
-
-@dataclass(frozen=True)
-class Inoculation:
-    """The SUPERSEDED fields a counter-memory needs (DESIGN §5)."""
-
-    pattern: str
-    evidence: str
-    abandonment_reason: str
-    do_not_rederive: str
-    period: str | None = None
-    slug: str | None = None
 
 
 @dataclass(frozen=True)

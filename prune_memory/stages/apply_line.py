@@ -16,11 +16,11 @@ from typing import Any
 
 from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.model import INDEX_FILE, TOMBSTONE_DIR, Entry
+from prune_memory.plan import Inoculation
 from prune_memory.secrets.mask import mask_text
 from prune_memory.stages.apply_build import (
     NOT_APPLICABLE,
     Current,
-    Inoculation,
     entry_type,
     summary,
     superseded_json,

@@ -26,7 +26,10 @@ def _masked(finding: Finding) -> Finding:
 
 
 def _masked_draft(draft: Inoculation) -> Inoculation:
-    return Inoculation(**{k: mask_text(v) for k, v in draft.to_json().items()})
+    return replace(draft, pattern=mask_text(draft.pattern), period=mask_text(draft.period),
+                   evidence=mask_text(draft.evidence),
+                   abandonment_reason=mask_text(draft.abandonment_reason),
+                   do_not_rederive=mask_text(draft.do_not_rederive))
 
 
 def plan_entry(ev: Evidence, decision: Decision, decay: Decay, options: PassOptions,

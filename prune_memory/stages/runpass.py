@@ -14,7 +14,7 @@ from pathlib import Path
 
 from prune_memory.errors import PruneMemoryError
 from prune_memory.model import INDEX_FILE, JSON, Action, Fidelity
-from prune_memory.plan import Plan, PlanEntry
+from prune_memory.plan import Inoculation, Plan, PlanEntry
 from prune_memory.stages import apply
 from prune_memory.stages.apply_result import Applied, ApplyResult, Skipped, WithdrawRequest
 from prune_memory.stages.auditlog import AuditSummary, write_audit
@@ -79,13 +79,11 @@ def _one(root: Path, plan: Plan, verdict: Verdict, outcome: Outcome, snapshot: S
         outcome.refuse(entry.file, err)
 
 
-def to_engine(verdict: Verdict, entry: PlanEntry) -> apply.Inoculation:
+def to_engine(verdict: Verdict, entry: PlanEntry) -> Inoculation:
     draft = verdict.inoculation or entry.inoculation
     if draft is None:
         raise ValueError(f"{entry.file}: no SUPERSEDED fields to write")
-    return apply.Inoculation(pattern=draft.pattern, evidence=draft.evidence,
-                             abandonment_reason=draft.abandonment_reason,
-                             do_not_rederive=draft.do_not_rederive, period=draft.period)
+    return draft
 
 
 def _request(plan: Plan, verdict: Verdict) -> WithdrawRequest:
