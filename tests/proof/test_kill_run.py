@@ -1,0 +1,117 @@
+"""SIGKILL at random moments of a real `prune-memory run --yes` on a 1,000-entry directory.
+
+Each trial copies the generated directory, starts the console script, kills it after a
+random delay (anywhere from start-up to the last write), runs `prune-memory recover` and
+checks that the directory is whole (tests/proof/harness.py). Two calibration runs (the
+plan alone, then the whole pass) give the window the kills are drawn from, so most land
+while the pass is writing. CI runs 10 trials; `make fault-long` runs 60.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bench.gen_store import MemoryShares, write_memory_dir
+from tests.jsonstore.storegen import Shares
+from tests.proof.harness import Baseline, assert_whole, cli_argv, cli_env
+
+ENTRIES = 1000
+NOW = "2026-11-29T12:00:00+00:00"
+SHARES = MemoryShares(text=Shares(exact=0.04, near=0.03, negation=0.02), ephemeral=0.07,
+                      stale_path=0.0, live_path=0.0, secret=0.005)
+
+
+@dataclass(frozen=True)
+class Store:
+    source: Path
+    repo: Path
+    base: Baseline
+    plan_s: float
+    full_s: float
+    withdrawn: int
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    base = tmp_path_factory.mktemp("kill-run")
+    source, repo = base / "source", base / "repo"
+    write_memory_dir(source, ENTRIES, seed=5, shares=SHARES)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    plan_s = _timed_run(source, repo, base / "dry", "--dry-run")[0]
+    full_s, done = _timed_run(source, repo, base / "full", "--yes")
+    withdrawn = len(list((base / "full" / "memory" / "deaccessioned").glob("*.md")))
+    assert done.returncode == 0, done.stderr
+    assert withdrawn > 50, "the generated store should give the pass work to do"
+    return Store(source, repo, Baseline.of(source), plan_s, full_s, withdrawn)
+
+
+def _timed_run(source: Path, repo: Path, work: Path,
+               flag: str) -> tuple[float, subprocess.CompletedProcess[str]]:
+    shutil.copytree(source, work / "memory")
+    start = time.perf_counter()
+    done = subprocess.run([*cli_argv(), "run", str(work / "memory"), "--repo", str(repo), flag,
+                           "--now", NOW], env=cli_env(work / "state"), capture_output=True,
+                          text=True)
+    return time.perf_counter() - start, done
+
+
+def kill_trial(store: Store, work: Path, delay: float,
+               monkeypatch: pytest.MonkeyPatch) -> tuple[bool, int]:
+    """One killed (or, if it beat the clock, finished) run, recovered and checked."""
+    root, state = work / "memory", work / "state"
+    # Hard links are a safe, fast copy: the engine replaces files by rename and never
+    # writes into one in place (the invariants would catch a source changed under us).
+    shutil.copytree(store.source, root, copy_function=os.link)
+    argv = [*cli_argv(), "run", str(root), "--repo", str(store.repo), "--yes", "--now", NOW]
+    proc = subprocess.Popen(argv, env=cli_env(state), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        code = proc.wait(timeout=delay)
+        killed = False
+        assert code == 0
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        killed = True
+    recovered = subprocess.run([*cli_argv(), "recover", str(root)], env=cli_env(state),
+                               capture_output=True, text=True)
+    assert recovered.returncode == 0, recovered.stderr
+    monkeypatch.setenv("XDG_STATE_HOME", str(state))
+    return killed, assert_whole(root, store.base, state=state)
+
+
+def run_trials(store: Store, tmp_path: Path, trials: int,
+               monkeypatch: pytest.MonkeyPatch) -> list[tuple[bool, int]]:
+    rng = random.Random(8_2026)
+    outcomes = []
+    for trial in range(trials):
+        # Three in ten anywhere in the run; the rest while it writes (after the plan).
+        low = 0.05 if trial % 10 < 3 else store.plan_s
+        delay = rng.uniform(low, store.full_s)
+        outcomes.append(kill_trial(store, tmp_path / f"t{trial}", delay, monkeypatch))
+        shutil.rmtree(tmp_path / f"t{trial}")
+    return outcomes
+
+
+def test_sigkill_during_run_then_recover(store: Store, tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    outcomes = run_trials(store, tmp_path, 10, monkeypatch)
+    assert sum(killed for killed, _ in outcomes) >= 5
+
+
+@pytest.mark.long
+def test_sigkill_during_run_then_recover_long(store: Store, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    outcomes = run_trials(store, tmp_path, 60, monkeypatch)
+    killed = [withdrawn for was_killed, withdrawn in outcomes if was_killed]
+    assert len(killed) >= 50
+    assert any(0 < w < store.withdrawn for w in killed), "no kill landed mid-apply"
