@@ -7,17 +7,24 @@ from datetime import datetime
 from enum import StrEnum
 from functools import cached_property
 from pathlib import Path
-from typing import Any, NewType
+from typing import NewType
+
+from prune_memory.vocab import (
+    INDEX_FILE,
+    JSON,
+    LOG_FILE,
+    MEMORY_TYPES,
+    OWN_FILES,
+    POLICY_FILE,
+    TOMBSTONE_DIR,
+    FindingCode,
+)
+
+# Re-exported so stages keep one import for every shared name.
+__all__ = ["INDEX_FILE", "JSON", "LOG_FILE", "MEMORY_TYPES", "OWN_FILES", "POLICY_FILE",
+           "TOMBSTONE_DIR", "FindingCode"]
 
 RegisterId = NewType("RegisterId", str)
-JSON = dict[str, Any]
-
-INDEX_FILE = "MEMORY.md"
-LOG_FILE = "pruning-log.md"
-POLICY_FILE = "retention-policy.md"
-TOMBSTONE_DIR = "deaccessioned"
-OWN_FILES = frozenset({LOG_FILE, POLICY_FILE})
-MEMORY_TYPES = frozenset({"user", "feedback", "project", "reference"})
 
 
 class MemoryClass(StrEnum):
@@ -49,27 +56,6 @@ class Action(StrEnum):
     REVIEW = "review"
 
 
-class FindingCode(StrEnum):
-    EPHEMERAL = "ephemeral"
-    PATH_DRIFT = "path-drift"
-    COUNT_DRIFT = "count-drift"
-    STATE_DRIFT = "state-drift"
-    VERSION_DRIFT = "version-drift"
-    NAME_DRIFT = "name-drift"
-    DECISION_REVERSAL = "decision-reversal"
-    DUPLICATE = "duplicate"
-    NEAR_DUPLICATE = "near-duplicate"
-    CONTRADICTION = "contradiction"
-    CLAUDE_MD_DUPLICATE = "claude-md-duplicate"
-    SECRET = "secret"
-    NOISE = "noise"
-    POISON = "poison"
-    NO_PROVENANCE = "no-provenance"
-    STALE = "stale"
-    UNVERIFIABLE = "unverifiable"
-    SUPERSEDED_CANDIDATE = "superseded-candidate"
-    LOW_UTILITY = "low-utility"
-    MALFORMED = "malformed"
 
 
 class EntryKind(StrEnum):

@@ -13,7 +13,6 @@ from typing import NamedTuple
 
 from prune_memory.errors import PruneMemoryError
 from prune_memory.hooks.payload import Candidate
-from prune_memory.model import OWN_FILES
 from prune_memory.secrets.base import SecretSpan
 from prune_memory.secrets.mask import describe
 from prune_memory.secrets.patterns import PatternDetector
@@ -21,6 +20,7 @@ from prune_memory.secrets.scan import find_spans, hits_for
 from prune_memory.secrets.vendor import VendorDetector
 from prune_memory.stages.filters import Policy, default_policy, load_policy, match_filters
 from prune_memory.stages.poison import find_injection
+from prune_memory.vocab import OWN_FILES
 
 _PATTERNS = (PatternDetector(),)
 _VENDOR = (VendorDetector(),)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
 JSON = dict[str, Any]  # kept local: this package must import without the rest of the tool
@@ -34,8 +33,7 @@ class SecretSpan(NamedTuple):
         return self.start < other.end and other.start < self.end
 
 
-@dataclass(frozen=True)
-class SecretHit:
+class SecretHit(NamedTuple):
     """A secret found in a text, described without its value."""
 
     label: str

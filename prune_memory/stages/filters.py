@@ -8,14 +8,13 @@ write it from the template) sit at the bottom of this module.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from prune_memory.errors import BadInputError, PruneMemoryError, RefusedError
-from prune_memory.model import JSON, POLICY_FILE, FindingCode
 from prune_memory.regexgate import may_match
 from prune_memory.secrets.mask import mask_text
+from prune_memory.vocab import JSON, POLICY_FILE, FindingCode
 
 BLOCK_TAG = "prune-memory-policy"
 RULE_CODES = frozenset({FindingCode.EPHEMERAL, FindingCode.NOISE, FindingCode.LOW_UTILITY,
@@ -26,8 +25,7 @@ _BLOCK = re.compile(rf"^(?P<fence>`{{3,}}|~{{3,}})[ \t]*{BLOCK_TAG}[ \t]*\n(?P<b
 _EXCERPT = 160
 
 
-@dataclass(frozen=True)
-class PolicyRule:
+class PolicyRule(NamedTuple):
     """One never-persist rule: text matching `pattern` should not be a memory."""
 
     id: str
@@ -40,16 +38,14 @@ class PolicyRule:
                 "code": self.code.value}
 
 
-@dataclass(frozen=True)
-class Policy:
+class Policy(NamedTuple):
     """The rules in force and where they came from (the file, or the built-in template)."""
 
     rules: tuple[PolicyRule, ...]
     origin: str
 
 
-@dataclass(frozen=True)
-class FilterHit:
+class FilterHit(NamedTuple):
     """A rule that matched: the line (1-based) and that line with any secret masked."""
 
     rule: str

@@ -7,7 +7,6 @@ write-time gate calls on a memory that is not saved yet.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
@@ -66,7 +65,7 @@ def entry_secrets(entry: Entry) -> tuple[tuple[str, SecretHit], ...]:
     # One scan over both parts; lines of the rendered frontmatter mean nothing to a reader,
     # so hits there carry line 0.
     found = [(where, hit) if hit.line <= body_lines
-             else ("frontmatter", dataclasses.replace(hit, line=0))
+             else ("frontmatter", hit._replace(line=0))
              for hit in find_secrets(f"{entry.body}\n{meta_text}" if meta_text else entry.body)]
     kept = set(without_allowed((hit for _, hit in found), allowed_labels(entry.frontmatter)))
     return tuple((part, hit) for part, hit in found if hit in kept)

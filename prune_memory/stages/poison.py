@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from prune_memory.model import JSON
 from prune_memory.regexgate import may_match
 from prune_memory.secrets.mask import mask_text
+from prune_memory.vocab import JSON
 
 _UNTRUSTED_WORDS = frozenset({
     "web", "webpage", "website", "internet", "browse", "browsing", "inbound", "external",
@@ -48,8 +47,7 @@ _INJECTIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )
 
 
-@dataclass(frozen=True)
-class InjectionHit:
+class InjectionHit(NamedTuple):
     """A phrase that reads as an instruction planted for the model, with where it sits."""
 
     kind: str
