@@ -94,7 +94,14 @@ def read_log_text(root: Path) -> str:
 
 
 def write_log_text(root: Path, text: str) -> None:
-    atomic.atomic_write(root / LOG_FILE, text.encode("utf-8"))
+    """Replace the pruning log; a full disk or a permission problem is refused, not a crash
+    (the atomic write leaves the old log as it was)."""
+    try:
+        atomic.atomic_write(root / LOG_FILE, text.encode("utf-8"))
+    except OSError as err:
+        raise RefusedError(f"cannot write {LOG_FILE} ({err.strerror or err}); it is "
+                           "unchanged — free space or fix permissions, then run the command "
+                           "again") from err
 
 
 def list_names(folder: Path) -> set[str]:
