@@ -49,6 +49,8 @@ def read_current(root: Path, file: str, expected_sha: str | None) -> Current:
     if path.is_symlink():
         raise RefusedError(f"{file} is a symlink; not touched")
     raw = read_or_none(path)
+    if raw is None and expected_sha is not None:  # the plan saw it: someone removed it since
+        raise RefusedError(f"{file} is gone since the plan; skipped")
     if raw is None:
         raise BadInputError(f"{file}: no such entry in {root}")
     digest = sha256(raw)

@@ -1,0 +1,109 @@
+"""Another writer changes the directory while `run --yes` sits between its plan and its writes.
+
+Claude Code does not take prune-memory's lock, so a memory can change after the plan was
+made. The planned withdrawal of a changed file must be skipped (exit 4, with a message
+naming it), every other withdrawal must go ahead, and the other writer's bytes must
+survive: the changed file as it now is, a line added to the index.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench.gen_store import MemoryShares, write_memory_dir
+from prune_memory.cli import run as run_command
+from prune_memory.errors import ExitCode
+from prune_memory.model import INDEX_FILE
+from prune_memory.plan import Plan
+from prune_memory.stages.review import AUTO_APPLIED
+from tests.conftest import CliResult
+from tests.jsonstore.storegen import Shares
+from tests.proof.harness import Baseline, assert_whole
+
+NOW = "2026-11-29T12:00:00+00:00"
+SHARES = MemoryShares(text=Shares(exact=0.05, near=0.02, negation=0.02), ephemeral=0.25,
+                      stale_path=0.0, live_path=0.0, secret=0.0)
+ADDED_LINE = b"- [Written meanwhile](meanwhile.md) \xe2\x80\x94 by another session\r\n"
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> tuple[Path, Path]:
+    write_memory_dir(tmp_path / "memory", 60, seed=21, shares=SHARES)
+    subprocess.run(["git", "init", "-q", str(tmp_path / "repo")], check=True)
+    return tmp_path / "memory", tmp_path / "repo"
+
+
+def after_plan(monkeypatch: pytest.MonkeyPatch, change: Callable[[Plan], None]) -> None:
+    """Let the real plan be made, then run `change` before anything is written."""
+    real = run_command.build_plan
+
+    def planned_then_changed(*args: Any, **kwargs: Any) -> Plan:
+        plan = real(*args, **kwargs)
+        change(plan)
+        return plan
+
+    monkeypatch.setattr(run_command, "build_plan", planned_then_changed)
+
+
+def withdrawals(plan: Plan) -> list[str]:
+    return sorted(e.file for e in plan.entries if e.action in AUTO_APPLIED)
+
+
+def test_a_file_changed_after_the_plan_is_skipped_and_the_rest_proceed(
+        cli: Callable[..., CliResult], monkeypatch: pytest.MonkeyPatch,
+        memory: tuple[Path, Path]) -> None:
+    root, repo = memory
+    base = Baseline.of(root)
+    seen: dict[str, list[str]] = {}
+
+    def change(plan: Plan) -> None:
+        planned = withdrawals(plan)
+        seen["planned"] = planned
+        victim = root / planned[0]
+        victim.write_bytes(victim.read_bytes() + b"\nEdited by another session.\n")
+        index = root / INDEX_FILE
+        index.write_bytes(index.read_bytes() + ADDED_LINE)
+
+    after_plan(monkeypatch, change)
+    result = cli("run", root, "--repo", repo, "--yes", "--now", NOW)
+    planned = seen["planned"]
+    victim = planned[0]
+    assert len(planned) >= 5
+    assert result.code == ExitCode.REFUSED, result.err
+    assert f"skipped {victim}" in result.err and "changed since the plan" in result.err
+    assert (root / victim).read_bytes().endswith(b"Edited by another session.\n")
+    assert not (root / "deaccessioned" / victim).exists()
+    for other in planned[1:]:
+        assert not (root / other).exists() and (root / "deaccessioned" / other).exists()
+    assert (root / INDEX_FILE).read_bytes().endswith(ADDED_LINE)
+    changed = Baseline({**base.bodies, victim: (root / victim).read_bytes()},
+                       base.dangling | {"meanwhile.md"})
+    assert_whole(root, changed)
+
+
+def test_a_file_deleted_after_the_plan_is_skipped_and_the_rest_proceed(
+        cli: Callable[..., CliResult], monkeypatch: pytest.MonkeyPatch,
+        memory: tuple[Path, Path]) -> None:
+    root, repo = memory
+    base = Baseline.of(root)
+    seen: dict[str, list[str]] = {}
+
+    def change(plan: Plan) -> None:
+        seen["planned"] = withdrawals(plan)
+        (root / seen["planned"][-1]).unlink()
+
+    after_plan(monkeypatch, change)
+    result = cli("run", root, "--repo", repo, "--yes", "--now", NOW)
+    gone = seen["planned"][-1]
+    assert result.code == ExitCode.REFUSED, result.err
+    assert f"skipped {gone}" in result.err and "gone since the plan" in result.err
+    assert not (root / "deaccessioned" / gone).exists()
+    for other in seen["planned"][:-1]:
+        assert (root / "deaccessioned" / other).exists()
+    bodies = {name: body for name, body in base.bodies.items() if name != gone}
+    assert_whole(root, Baseline(bodies, base.dangling | {gone}))
