@@ -15,6 +15,7 @@ from functools import cached_property
 
 from prune_memory.errors import BadInputError
 from prune_memory.model import JSON, EntryKind, MemoryDir
+from prune_memory.secrets.mask import mask_text
 
 SEPARATORS = "-_."
 SPLIT = re.compile(r"[-_.]")
@@ -103,9 +104,9 @@ def sweep(memdir: MemoryDir, renames: Sequence[RenameRule], *,
             found.extend(matcher.hits(entry.file, f"body line {number}", number, text))
         if found:
             hits.extend(found)
-            bodies[entry.file] = matcher.replace(entry.body)
+            bodies[entry.file] = mask_text(matcher.replace(entry.body))
             if entry.description and matcher.replace(entry.description) != entry.description:
-                descriptions[entry.file] = matcher.replace(entry.description)
+                descriptions[entry.file] = mask_text(matcher.replace(entry.description))
     return SweepReport(tuple(renames), ignore_case, tuple(hits), bodies, descriptions)
 
 
@@ -135,11 +136,12 @@ class _Matcher:
         matches = list(self.pattern.finditer(text))
         if not matches:
             return
-        proposed = self.replace(text)
+        # The report is shown, never applied: a secret on the line is masked in both texts.
+        shown, proposed = mask_text(text), mask_text(self.replace(text))
         for match in matches:
             found = match.group(0)
             yield SweepHit(file, where, line, found, self.rule_for(found).old,
-                           self.replacement(found), text, proposed)
+                           self.replacement(found), shown, proposed)
 
 
 def variants(old: str) -> list[str]:
