@@ -116,11 +116,12 @@ def withdraw_step(root: Path, current: Current, log_text: str, *, reason: str, r
         register_id=register_id, original_sha256=current.sha256,
         superseded_by=sup.file if sup else None, index_lines=records)
     tomb_data = render_tombstone(header, current.raw)
+    head = tomb_data[: len(tomb_data) - len(current.raw)]  # the body stays out of the journal
     row = RegisterRow(register_id, summary(current), entry_type(current, memory_class),
                       mask_text(f"{rule}: {reason}"), tomb, sup.file if sup else NOT_APPLICABLE)
     return {
         "op": "withdraw", "file": current.file, "original_sha256": current.sha256,
-        "register_id": register_id, "tombstone": tomb, "tombstone_data": pack(tomb_data),
+        "register_id": register_id, "tombstone": tomb, "tombstone_header": pack(head),
         "tombstone_sha256": sha256(tomb_data), "index_lines": [r.to_json() for r in records],
         "superseded": superseded_json(sup) if sup else None, "row": list(row.cells()),
         "manifest": str(manifest), "date": day,

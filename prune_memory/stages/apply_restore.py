@@ -13,7 +13,6 @@ from prune_memory.stages.apply_line import is_index_line, restore_line_step, sna
 from prune_memory.stages.apply_result import ApplyResult, applied_from, result
 from prune_memory.stages.apply_session import writing
 from prune_memory.store import indexedit
-from prune_memory.store.journal import pack
 from prune_memory.store.pruninglog import PruningLog, RegisterRow, read_log
 from prune_memory.store.recovery import execute
 from prune_memory.store.snapshot import read_snapshot_file
@@ -29,6 +28,7 @@ class Source:
     superseded: str | None
     where: str
     finding: Finding | None = None
+    ref: dict[str, str] | None = None  # where the step reads the bytes again (not the bytes)
 
 
 def restore(root: Path, register_id: str, *, now: datetime, reason: str = "") -> ApplyResult:
@@ -68,7 +68,7 @@ def _step(root: Path, source: Source, row: RegisterRow, log: PruningLog,
         raise RefusedError(f"{source.file} exists again with other content; move it away "
                            "before restoring")
     return {"op": "restore", "file": source.file, "original_sha256": sha256(source.data),
-            "data": pack(source.data), "index_lines": [r.to_json() for r in source.records],
+            "source": source.ref, "index_lines": [r.to_json() for r in source.records],
             "hints": [h.to_json() for h in hints], **fields}
 
 
@@ -87,7 +87,8 @@ def _from_tombstone(root: Path, row: RegisterRow) -> Source | None:
     head = stone.header
     records = tuple(replace(rec, seq=head.register_id) for rec in head.index_lines)
     return Source(file=head.original_file, data=stone.original, records=records,
-                  superseded=head.superseded_by, where=row.tombstone)
+                  superseded=head.superseded_by, where=row.tombstone,
+                  ref={"tombstone": row.tombstone})
 
 
 def _from_snapshot(root: Path, row: RegisterRow) -> Source:
@@ -113,4 +114,5 @@ def _from_snapshot(root: Path, row: RegisterRow) -> Source:
         evidence={"register_id": row.register_id, "tombstone": row.tombstone,
                   "snapshot_manifest": manifest})
     return Source(file=file, data=data, records=records, superseded=sup,
-                  where=f"snapshot {manifest}", finding=finding)
+                  where=f"snapshot {manifest}", finding=finding,
+                  ref={"snapshot": str(snap), "file": file})

@@ -9,17 +9,20 @@ from prune_memory.store import indexedit
 from prune_memory.store.journal import unpack
 from prune_memory.store.logedit import add_change_row, contains_row
 from prune_memory.store.pruninglog import ChangeRow
+from prune_memory.store.snapshot import read_snapshot_file
 from prune_memory.store.stepkit import (
     StepConflict,
     StepOutcome,
     edit_index,
     ensure_file,
     read_log_text,
+    read_or_none,
+    sha256,
     sha_or_none,
     write_log_text,
     write_verified,
 )
-from prune_memory.store.tombstone import IndexLineRecord
+from prune_memory.store.tombstone import IndexLineRecord, read_tombstone
 
 Step = dict[str, Any]
 
@@ -27,8 +30,9 @@ Step = dict[str, Any]
 def run_restore(root: Path, step: Step) -> StepOutcome:
     """Write the original back byte for byte, re-add its index lines, log the restoration."""
     file = step["file"]
+    data = restore_bytes(root, step)
     try:
-        ensure_file(root / file, unpack(step["data"]))
+        ensure_file(root / file, data)
     except StepConflict:
         return StepOutcome("restore", file, "rolled-back", f"{file} exists with other "
                            "content; nothing was restored — move it away and restore again")
@@ -37,6 +41,26 @@ def run_restore(root: Path, step: Step) -> StepOutcome:
     edit_index(root, lambda raw: indexedit.restore_lines(raw, records, hints))
     _log_once(root, step["row"])
     return StepOutcome("restore", file, "done", step.get("message", ""))
+
+
+def restore_bytes(root: Path, step: Step) -> bytes:
+    """The original, read again from the tombstone or snapshot the record names (the record
+    holds no body); both stay in place after a restore, so this can run again."""
+    if "data" in step:  # a record written before restores named their source
+        return unpack(step["data"])
+    here = read_or_none(root / step["file"])
+    if here is not None and sha256(here) == step["original_sha256"]:
+        return here  # already restored
+    source = step["source"]
+    if "tombstone" in source:
+        stone = read_tombstone(root, source["tombstone"])
+        data = stone.original if stone else None
+    else:
+        data = read_snapshot_file(Path(source["snapshot"]), source["file"])
+    if data is None or sha256(data) != step["original_sha256"]:
+        raise StepConflict(f"the source of {step['file']} ({', '.join(source.values())}) is "
+                           "gone or changed; nothing was restored")
+    return data
 
 
 def run_update(root: Path, step: Step) -> StepOutcome:

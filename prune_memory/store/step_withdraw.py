@@ -20,7 +20,9 @@ from prune_memory.store.stepkit import (
     edit_index,
     ensure_file,
     read_log_text,
+    read_or_none,
     remove_if,
+    sha256,
     sha_or_none,
     write_log_text,
 )
@@ -40,10 +42,10 @@ def run_withdraw(root: Path, step: Step) -> StepOutcome:
         sup = step.get("superseded")
         if sup:
             ensure_file(root / sup["file"], unpack(sup["data"]))
-        ensure_file(root / step["tombstone"], unpack(step["tombstone_data"]))
+        ensure_file(root / step["tombstone"], tombstone_bytes(root, step))
     except StepConflict:
         if sha_or_none(root / file) is None:
-            raise  # the body now lives only in the journal record: keep it for a human
+            raise  # the file is gone and no tombstone of ours holds it: keep it for a human
         return _cancel(root, step) if committed else _roll_back(root, step)
     replacement = sup["index_line"] if sup else None
     edit_index(root, lambda raw: indexedit.remove_entry(raw, file, replacement)[0])
@@ -55,6 +57,22 @@ def run_withdraw(root: Path, step: Step) -> StepOutcome:
         return _cancel(root, step)  # changed while we worked: keep the newer text
     remove_if(root / file, step["original_sha256"])
     return StepOutcome("withdraw", file, "done", f"withdrawn as {step['register_id']}")
+
+
+def tombstone_bytes(root: Path, step: Step) -> bytes:
+    """The recorded header, then the original as its file holds it now. The record keeps
+    only the header, so no body (and no secret in one) sits in the journal; the original is
+    removed only after its tombstone is verified, so it is there whenever this is needed."""
+    if "tombstone_data" in step:  # a record written before the header-only journal
+        return unpack(step["tombstone_data"])
+    written = read_or_none(root / step["tombstone"])
+    if written is not None and sha256(written) == step["tombstone_sha256"]:
+        return written
+    original = read_or_none(root / step["file"])
+    if original is None or sha256(original) != step["original_sha256"]:
+        raise StepConflict(f"{step['file']} disappeared before its tombstone was written; "
+                           f"its bytes are in the snapshot {step['manifest']}")
+    return unpack(step["tombstone_header"]) + original
 
 
 def _row_written(root: Path, step: Step) -> bool:

@@ -1,0 +1,152 @@
+"""A secret in a memory never reaches an output, a log, a crash report or the journal.
+
+The directory holds fake secrets of several kinds (built at run time by the corpus, never
+stored in the repository). Every command a user runs on it is captured; then a withdrawal
+and a restore of the secret-bearing entry are interrupted by a full disk so their journal
+records stay behind, and a crash is provoked. The raw value is searched for in every
+output and in every file under the state directory, also inside anything that decodes as
+base64. Snapshots are left out on purpose: they are byte copies of the memory directory,
+the backup a withdrawal relies on.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import errno
+import os
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from prune_memory.errors import ExitCode
+from prune_memory.store import atomic
+from tests.conftest import CliResult, topic, write_tree
+from tests.secrets.corpus import secrets
+
+NOW = "2026-11-29T12:00:00+00:00"
+B64_RUN = re.compile(rb"[A-Za-z0-9+/=_-]{12,}")
+
+
+@pytest.fixture
+def planted(tmp_path: Path) -> tuple[Path, list[str]]:
+    samples = [s for s in secrets() if len(s.value) >= 16][::5][:8]
+    files: dict[str, str | bytes] = {
+        f"project_leak_{n}.md": topic(f"leak-{n}", f"Deploy notes.\n{s.text}\nKeep it short.")
+        for n, s in enumerate(samples)}
+    files["project_fm.md"] = topic("fm", "Body without the value.",
+                                   extra=f"api_token: {samples[0].value}\n")
+    files["feedback_chatter.md"] = topic("chatter", "Currently debugging the upload test.")
+    files["MEMORY.md"] = "# Memory\n" + "".join(
+        f"- [{name}]({name}) — note\n" for name in files if name.endswith(".md"))
+    root = write_tree(tmp_path / "memory", files)
+    return root, [s.value for s in samples]
+
+
+def leaks(data: bytes, values: list[str]) -> list[str]:
+    """Values found raw, or inside a run of base64 (standard or URL-safe, any alignment)."""
+    found = [v for v in values if v.encode() in data]
+    for run in B64_RUN.findall(data):
+        for start in range(4):
+            chunk = run[start:]
+            chunk = chunk[: len(chunk) - len(chunk) % 4]
+            for decode in (base64.b64decode, base64.urlsafe_b64decode):
+                try:
+                    plain = decode(chunk)
+                except (binascii.Error, ValueError):
+                    continue
+                found += [v for v in values if v.encode() in plain]
+    return sorted(set(found))
+
+
+def state_files(state: Path) -> Iterator[Path]:
+    for path in state.rglob("*"):
+        if path.is_file() and "snapshots" not in path.relative_to(state).parts:
+            yield path
+
+
+def assert_no_leak(results: list[CliResult], state: Path, values: list[str]) -> int:
+    for result in results:
+        assert not leaks((result.out + result.err).encode(), values), result
+    checked = 0
+    for path in state_files(state):
+        assert not leaks(path.read_bytes(), values), path
+        checked += 1
+    return checked
+
+
+def test_no_command_output_shows_a_secret(cli: Callable[..., CliResult],
+                                          planted: tuple[Path, list[str]],
+                                          tmp_path: Path) -> None:
+    root, values = planted
+    results = [cli(*args) for args in (
+        ("plan", root, "--json", "--now", NOW), ("plan", root, "--format", "markdown"),
+        ("plan", root), ("inventory", root, "--json"), ("inventory", root),
+        ("scan", root, "--json"), ("lint", root, "--json", "--now", NOW), ("lint", root),
+        ("lint", root, "--suggest"), ("due", root), ("sweep", root, "--rename", "Deploy=Ship"),
+        ("run", root, "--yes", "--now", NOW), ("scan", root))]
+    assert any("github" in r.out or "token" in r.out for r in results)  # they were found
+    assert results[0].code in (ExitCode.OK, ExitCode.FINDINGS)
+    log = (root / "pruning-log.md").read_bytes()
+    assert not leaks(log, values)
+    assert_no_leak(results, Path(os.environ["XDG_STATE_HOME"]), values)
+
+
+def _failing_at(monkeypatch: pytest.MonkeyPatch, match: str) -> None:
+    """ENOSPC for the first atomic write whose path contains `match`."""
+    real = atomic.atomic_write
+    state = {"fired": False}
+
+    def write(path: Path, data: bytes) -> None:
+        if match in str(path) and not state["fired"]:
+            state["fired"] = True
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        real(path, data)
+
+    monkeypatch.setattr(atomic, "atomic_write", write)
+
+
+def test_an_interrupted_withdrawal_and_restore_keep_no_secret_in_the_journal(
+        cli: Callable[..., CliResult], planted: tuple[Path, list[str]],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    root, values = planted
+    state = Path(os.environ["XDG_STATE_HOME"])
+    with monkeypatch.context() as patch:
+        _failing_at(patch, "deaccessioned")
+        stopped = cli("withdraw", root / "project_leak_1.md", "--reason", "rotated")
+    assert stopped.code == ExitCode.REFUSED, stopped.err
+    journal = [p for p in state_files(state) if p.name.startswith("step-")]
+    assert journal, "the interrupted step should have left its record"
+    assert_no_leak([stopped], state, values)
+    assert cli("recover", root).code == ExitCode.OK
+    assert (root / "deaccessioned" / "project_leak_1.md").exists()
+    register_id = re.search(r"\d{4}-\d{2}-\d{2}-\d{2}",
+                            (root / "pruning-log.md").read_text()).group(0)  # type: ignore[union-attr]
+    with monkeypatch.context() as patch:
+        _failing_at(patch, "project_leak_1.md")
+        stopped = cli("restore", register_id, root)
+    assert stopped.code == ExitCode.REFUSED, stopped.err
+    assert [p for p in state_files(state) if p.name.startswith("step-")]
+    assert_no_leak([stopped], state, values)
+    assert cli("recover", root).code == ExitCode.OK
+    assert values[1] in (root / "project_leak_1.md").read_text()  # restored byte for byte
+
+
+def test_a_crash_report_masks_the_secret(cli: Callable[..., CliResult],
+                                         planted: tuple[Path, list[str]],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from prune_memory.cli import views
+
+    root, values = planted
+
+    def explode(*_: object, **__: object) -> None:
+        raise RuntimeError(f"could not parse {values[0]} near {values[2]}")
+
+    monkeypatch.setattr(views, "take_inventory", explode)
+    crashed = cli("inventory", root)
+    assert crashed.code == ExitCode.INTERNAL
+    report = Path(crashed.err.rsplit("crash report: ", 1)[1].strip())
+    assert "could not parse" in report.read_text()
+    assert_no_leak([crashed], Path(os.environ["XDG_STATE_HOME"]), values)
