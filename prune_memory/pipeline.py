@@ -7,19 +7,28 @@ module only reads, so `plan` can never change anything.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
 from prune_memory.config import load_config
-from prune_memory.model import Entry, Fidelity, Finding, FindingCode, MemoryDir
+from prune_memory.errors import BadInputError
+from prune_memory.model import (
+    POLICY_FILE,
+    Entry,
+    Fidelity,
+    Finding,
+    FindingCode,
+    LoadError,
+    MemoryDir,
+)
 from prune_memory.plan import Plan
 from prune_memory.stages.access import Access
 from prune_memory.stages.claudemd import read_claude_md
 from prune_memory.stages.decay import Decay, entry_decay
 from prune_memory.stages.decide import Evidence
 from prune_memory.stages.fidelity import check_fidelity
-from prune_memory.stages.filters import load_policy
+from prune_memory.stages.filters import Policy, default_policy, load_policy
 from prune_memory.stages.hygiene import check_hygiene
 from prune_memory.stages.inoculation import find_abandoned_strategy
 from prune_memory.stages.inventory import Inventory, take_inventory
@@ -64,12 +73,24 @@ def build_plan(root: Path, options: PassOptions, progress: Progress = _quiet) ->
     fidelity = check_fidelity(memdir, protected=protected, near_threshold=options.near_threshold,
                               claude_md=read_claude_md(options.repo, options.home))
     progress("hygiene")
-    hygiene = check_hygiene(memdir, policy=load_policy(root),
-                            require_source=options.require_source)
+    policy, policy_errors = _policy(root)
+    hygiene = check_hygiene(memdir, policy=policy, require_source=options.require_source)
+    memdir = replace(memdir, errors=(*memdir.errors, *policy_errors))
     progress("decide")
     evidence = gather_evidence(memdir, inventory, staleness, [fidelity, hygiene], log, options)
     reach = scan(memdir, [(r.register_id, r.tombstone) for r in log.rows])
     return assemble_plan(memdir, options, evidence, reach, staleness)
+
+
+def _policy(root: Path) -> tuple[Policy, tuple[LoadError, ...]]:
+    """The directory's never-persist rules. A policy file that cannot be read or parsed is
+    a per-file error, like any other, and the built-in rules apply meanwhile."""
+    try:
+        return load_policy(root), ()
+    except BadInputError as err:
+        reason = str(err).removeprefix(f"{POLICY_FILE}: ")
+        return default_policy(), (LoadError(POLICY_FILE, f"{reason}; the built-in rules "
+                                                         "were used"),)
 
 
 def gather_evidence(memdir: MemoryDir, inventory: Inventory, staleness: StalenessReport,

@@ -13,6 +13,10 @@ from prune_memory.errors import FileLoadError
 from prune_memory.model import JSON
 
 _HANDLER = YAMLHandler()
+# A memory's frontmatter holds a handful of values. YAML aliases let a few hundred bytes
+# stand for billions of them, and deep nesting exhausts the stack: both are refused.
+MAX_VALUES = 10_000
+MAX_DEPTH = 64
 # libyaml's loader is ten times faster than the pure-Python one; both are the safe subset.
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -36,11 +40,17 @@ def parse_memory_text(name: str, text: str) -> ParsedFile:
         meta = yaml.load(raw_meta, Loader=_SAFE_LOADER)
     except yaml.YAMLError as err:
         raise FileLoadError(name, f"malformed YAML frontmatter: {_first_line(err)}") from err
+    except RecursionError as err:
+        raise FileLoadError(name, "frontmatter nests too deeply") from err
     if meta is None:
         meta = {}
     if not isinstance(meta, dict):
         raise FileLoadError(name, "frontmatter is not a mapping of keys to values")
-    return ParsedFile(meta=json_safe(meta), body=body.strip(), has_frontmatter=True)
+    try:
+        safe = bounded_json(meta)
+    except ValueError as err:
+        raise FileLoadError(name, f"frontmatter {err}") from err
+    return ParsedFile(meta=safe, body=body.strip(), has_frontmatter=True)
 
 
 def memory_type(meta: JSON) -> str | None:
@@ -79,6 +89,26 @@ def json_safe(value: Any) -> Any:
     if value is None or isinstance(value, str | int | float | bool):
         return value
     return str(value)
+
+
+def bounded_json(value: Any, *, limit: int = MAX_VALUES, depth: int = MAX_DEPTH) -> Any:
+    """`json_safe(value)`, or ValueError when it nests deeper than `depth` or expands to
+    more than `limit` values (YAML aliases share one object among many places)."""
+    budget = [limit]
+
+    def walk(item: Any, level: int) -> None:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise ValueError(f"expands to more than {limit:,} values")
+        if level > depth:
+            raise ValueError(f"nests deeper than {depth} levels")
+        children = item.values() if isinstance(item, dict) else \
+            item if isinstance(item, list | tuple) else ()
+        for child in children:
+            walk(child, level + 1)
+
+    walk(value, 0)
+    return json_safe(value)
 
 
 def _first_line(err: Exception) -> str:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from prune_memory.secrets.base import SecretSpan
+from prune_memory.secrets.scan import _merge
 from prune_memory.secrets.vendor import VENDOR_PLUGINS, triggered
 from prune_memory.stages.access import estimate_access
 from prune_memory.stages.similarity import has_words, tokens
@@ -51,3 +53,24 @@ def test_access_estimate_per_entry_sees_the_load_cap(tmp_path: Path) -> None:
         labels.append((estimate_access(first, memdir).label, estimate_access(last, memdir).label))
     assert "read every session" in labels[0][1]
     assert "read every session" in labels[1][0] and "past the load cap" in labels[1][1]
+
+
+def _merge_all_pairs(candidates: list[SecretSpan]) -> tuple[SecretSpan, ...]:
+    """The quadratic merge the indexed one replaced."""
+    ranked = sorted(candidates, key=lambda s: (-s.confidence, -s.length))
+    kept: list[SecretSpan] = []
+    for span in ranked:
+        if not any(span.overlaps(other) for other in kept):
+            kept.append(span)
+    return tuple(sorted(kept, key=lambda s: s.start))
+
+
+_SPANS = st.builds(lambda label, start, length, confidence: SecretSpan(
+    label, start, start + length, confidence), st.sampled_from("abc"), st.integers(0, 60),
+    st.integers(0, 12), st.integers(1, 3))
+
+
+@settings(max_examples=500)
+@given(st.lists(_SPANS, max_size=40))
+def test_secret_span_merge_matches_the_all_pairs_merge(spans: list[SecretSpan]) -> None:
+    assert _merge(spans) == _merge_all_pairs(spans)
