@@ -8,13 +8,14 @@ from pathlib import Path
 
 from prune_memory.store import lock
 from prune_memory.store.recovery import Recovery, recover_pending
-from prune_memory.store.safe_read import require_directory
+from prune_memory.store.safe_read import refuse_linked_own_paths, require_directory
 
 
 @contextmanager
 def writing(root: Path) -> Iterator[list[str]]:
     """Hold the lock of `root` and settle any interrupted step; yields notes for the user."""
     require_directory(root)
+    refuse_linked_own_paths(root)
     with lock.holding(root) as held:
         recovered = recover_pending(root)
         notes = [held.message] if held.message else []
@@ -26,5 +27,6 @@ def writing(root: Path) -> Iterator[list[str]]:
 def recover(root: Path) -> tuple[Recovery, list[str]]:
     """Finish or roll back an interrupted step and remove leftover temp files."""
     require_directory(root)
+    refuse_linked_own_paths(root)
     with lock.holding(root) as held:
         return recover_pending(root), [held.message] if held.message else []

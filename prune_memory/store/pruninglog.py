@@ -112,9 +112,10 @@ def log_path(root: Path) -> Path:
 
 
 def read_log(root: Path) -> PruningLog:
-    """The parsed pruning log of `root`; an empty log when the file does not exist yet."""
+    """The parsed pruning log of `root`; an empty log when the file does not exist yet, or
+    is a symlink (never followed: the loader reports it, and every write refuses)."""
     path = log_path(root)
-    if not path.exists():
+    if path.is_symlink() or not path.is_file():
         return PruningLog()
     return parse_log(path.read_bytes().decode("utf-8", errors="replace"))
 

@@ -6,7 +6,8 @@ import os
 import stat
 from pathlib import Path
 
-from prune_memory.errors import BadInputError, FileLoadError
+from prune_memory.errors import BadInputError, FileLoadError, RefusedError
+from prune_memory.model import INDEX_FILE, LOG_FILE, TOMBSTONE_DIR
 
 MAX_FILE_BYTES = 2 * 1024 * 1024  # a memory is a few KB; anything this big is not one
 
@@ -18,6 +19,15 @@ def require_directory(root: Path) -> Path:
     if not root.is_dir():
         raise BadInputError(f"not a directory: {root}")
     return root
+
+
+def refuse_linked_own_paths(root: Path) -> None:
+    """Before any write: the index, the pruning log and the tombstone folder must not be
+    symlinks. Writing would follow one out of the directory or replace the user's link."""
+    for name, kind in ((INDEX_FILE, "file"), (LOG_FILE, "file"), (TOMBSTONE_DIR, "folder")):
+        if (root / name).is_symlink():
+            raise RefusedError(f"{name} is a symlink; prune-memory never reads or writes "
+                               f"through links — put the real {kind} there first")
 
 
 def is_inside(root: Path, candidate: Path) -> bool:

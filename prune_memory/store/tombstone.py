@@ -22,6 +22,7 @@ import yaml
 from prune_memory.errors import BadInputError
 from prune_memory.model import TOMBSTONE_DIR
 from prune_memory.resources import read_template
+from prune_memory.store.frontmatter_parse import bounded_json
 from prune_memory.store.index_facts import index_line_number
 from prune_memory.store.yamlvalue import flow, scalar
 
@@ -123,7 +124,8 @@ def parse_tombstone(raw: bytes) -> Tombstone:
         raise BadInputError("not a tombstone: header never closes")
     try:
         meta = yaml.safe_load(raw[4:end + 1].decode("utf-8"))
-    except (yaml.YAMLError, UnicodeDecodeError) as err:
+        bounded_json(meta, limit=1_000_000)  # alias bombs and deep nesting are refused
+    except (yaml.YAMLError, UnicodeDecodeError, RecursionError, ValueError) as err:
         raise BadInputError(f"tombstone header is not valid YAML: {err}") from err
     if not isinstance(meta, dict) or any(key not in meta for key in CONTRACT_FIELDS):
         raise BadInputError("tombstone header lacks the DESIGN §5 fields")
@@ -177,8 +179,16 @@ def _as_text(value: Any) -> str:
 
 
 def read_tombstone(root: Path, rel: str) -> Tombstone | None:
-    """The tombstone at `rel` under `root`, or None when it is missing or unreadable."""
+    """The tombstone at `rel` under `root`, or None when it is missing or unreadable.
+
+    `rel` comes from the pruning log, which people edit: anything but a plain file directly
+    in a real `deaccessioned/` folder is never opened.
+    """
+    folder, _, name = rel.partition("/")
     path = root / rel
+    if folder != TOMBSTONE_DIR or not name or "/" in name or "\\" in name \
+            or name in (".", "..") or (root / TOMBSTONE_DIR).is_symlink():
+        return None
     if path.is_symlink() or not path.is_file():
         return None
     try:
