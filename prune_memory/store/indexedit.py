@@ -12,7 +12,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from prune_memory.errors import RefusedError
-from prune_memory.store.indexlinks import linking_lines
+from prune_memory.store.indexlinks import linking_lines, visible_lines
 from prune_memory.store.placement import context, position
 from prune_memory.store.tombstone import IndexLineRecord
 
@@ -109,10 +109,15 @@ def insert_after_entry(raw: bytes, file: str, line: str) -> bytes:
 
 def restore_lines(raw: bytes, records: Sequence[IndexLineRecord],
                   hints: Sequence[IndexLineRecord] = ()) -> bytes:
-    """Put removed lines back where they were; lines already present are left alone."""
+    """Put removed lines back where they were; lines already present (as links: a copy in
+    a code block or a comment does not count) are left alone, copy for copy, so an entry
+    indexed twice by the same line gets both back."""
     index = IndexText.parse(raw)
+    present = Counter(line for line, shown in zip(index.lines, visible_lines(index.lines),
+                                                  strict=True) if shown)
     for record in records:
-        if record.text in index.lines:
+        if present[record.text] > 0:
+            present[record.text] -= 1
             continue
         siblings = [r for r in records if r is not record]  # the entry's other lines
         index.insert(position(index.lines, record, [*hints, *siblings]), record.text,
