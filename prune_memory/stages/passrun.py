@@ -17,6 +17,7 @@ from prune_memory.stages.review import WITHDRAWING_CHOICES, Verdict
 from prune_memory.stages.runpass import apply_verdicts, pending, record_audit
 from prune_memory.stages.snapshot import Snapshot
 from prune_memory.state import dir_key, state_subdir
+from prune_memory.store import atomic
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.pruninglog import read_log
 
@@ -82,6 +83,6 @@ def save_decisions(root: Path, plan: Plan, verdicts: Sequence[Verdict]) -> Path:
                            "text": v.text,
                            "inoculation": v.inoculation.to_json() if v.inoculation else None}
                           for v in verdicts]}
-    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    atomic.atomic_write(path, json.dumps(data, indent=2).encode("utf-8"))
     path.chmod(0o600)
     return path
