@@ -1,56 +1,53 @@
-"""Run the prune-memory CLI with a Python audit hook that records every file it touches.
+"""Record every file the prune-memory CLI touches, with a Python audit hook.
 
-Usage: python tests/proof/audit_runner.py LOG.json prune-memory-args...
-
-Each `open` (with its flags), rename, remove, mkdir, chmod, symlink, link and utime event
-is written to LOG.json when the command ends, so a test can check that nothing outside the
-allowed directories was read or written. `stat` raises no event: a stat is allowed.
+`recording()` collects the `open` (with its flags), rename, remove, mkdir, chmod, symlink,
+link and utime events raised while it is active, so a test can check that nothing outside
+the allowed directories was read or written. `stat` raises no event: a stat is allowed.
+An audit hook cannot be removed, so one hook is installed for the whole test session and
+does nothing while no recording is active.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 EVENTS = {"open", "os.rename", "os.remove", "os.rmdir", "os.mkdir", "os.chmod", "os.symlink",
           "os.link", "os.utime", "os.truncate", "shutil.rmtree", "shutil.copyfile"}
+_ACTIVE: list[list[dict[str, Any]]] = []
 
 
-def main() -> int:
-    log_path, argv = sys.argv[1], sys.argv[2:]
-    seen: list[dict[str, Any]] = []
-    recording = [True]
+def _hook(event: str, args: tuple[Any, ...]) -> None:
+    if not _ACTIVE or event not in EVENTS or not args:
+        return
+    paths = [a for a in args[:2] if isinstance(a, str | bytes | os.PathLike)]
+    if event in ("os.symlink", "os.link"):
+        paths = paths[1:]  # what is created; a link's target is only text (or an inode)
+    elif event != "os.rename":
+        paths = paths[:1]
+    mode = args[1] if event == "open" and len(args) > 1 else None
+    flags = args[2] if event == "open" and len(args) > 2 else None
+    for path in paths:
+        _ACTIVE[-1].append({"event": event, "path": os.fsdecode(path), "cwd": os.getcwd(),
+                            "mode": mode if isinstance(mode, str) else None,
+                            "flags": flags if isinstance(flags, int) else None})
 
-    def hook(event: str, args: tuple[Any, ...]) -> None:
-        if not recording[0] or event not in EVENTS or not args:
-            return
-        paths = [a for a in args[:2] if isinstance(a, str | bytes | os.PathLike)]
-        if event in ("os.symlink", "os.link"):
-            paths = paths[1:]  # what is created; a link's target is only text (or an inode)
-        elif event != "os.rename":
-            paths = paths[:1]
-        flags = args[2] if event == "open" and len(args) > 2 else None
-        mode = args[1] if event == "open" and len(args) > 1 else None
-        for path in paths:
-            seen.append({"event": event, "path": os.fsdecode(path), "cwd": os.getcwd(),
-                         "mode": mode if isinstance(mode, str) else None,
-                         "flags": flags if isinstance(flags, int) else None})
 
-    sys.addaudithook(hook)
-    from prune_memory.cli import main as cli_main
+_INSTALLED: list[bool] = []
 
-    sys.argv = ["prune-memory", *argv]
+
+@contextmanager
+def recording() -> Iterator[list[dict[str, Any]]]:
+    """The file events raised inside the `with` block."""
+    if not _INSTALLED:
+        sys.addaudithook(_hook)
+        _INSTALLED.append(True)
+    events: list[dict[str, Any]] = []
+    _ACTIVE.append(events)
     try:
-        code = cli_main()
-    except SystemExit as done:
-        code = done.code if isinstance(done.code, int) else 1
-    recording[0] = False
-    with open(log_path, "w", encoding="utf-8") as out:
-        json.dump({"code": code, "events": seen}, out)
-    return code or 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+        yield events
+    finally:
+        _ACTIVE.pop()

@@ -2,9 +2,9 @@
 
 Each trial copies the generated directory, starts the console script, kills it after a
 random delay (anywhere from start-up to the last write), runs `prune-memory recover` and
-checks that the directory is whole (tests/proof/harness.py). Two calibration runs (the
-plan alone, then the whole pass) give the window the kills are drawn from, so most land
-while the pass is writing. CI kills 10 runs; `make fault-long` kills 55.
+checks that the directory is whole (tests/proof/harness.py). One whole run first times the
+plan and the pass, the window the kills are drawn from, so most land while the pass is
+writing. CI kills 10 runs; `make fault-long` kills 55.
 """
 
 from __future__ import annotations
@@ -15,12 +15,14 @@ import shutil
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from bench.gen_store import MemoryShares, write_memory_dir
+from tests.conftest import CliResult
 from tests.jsonstore.storegen import Shares
 from tests.proof.harness import Baseline, assert_whole, cli_argv, cli_env
 
@@ -42,30 +44,31 @@ class Store:
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    """The generated directory, and one whole run of it that times the plan (until the
+    snapshot folder appears) and the pass; that run must finish cleanly."""
     base = tmp_path_factory.mktemp("kill-run")
     source, repo = base / "source", base / "repo"
     write_memory_dir(source, ENTRIES, seed=5, shares=SHARES)
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
-    plan_s = _timed_run(source, repo, base / "dry", "--dry-run")[0]
-    full_s, done = _timed_run(source, repo, base / "full", "--yes")
-    withdrawn = len(list((base / "full" / "memory" / "deaccessioned").glob("*.md")))
-    assert done.returncode == 0, done.stderr
-    assert withdrawn > 50, "the generated store should give the pass work to do"
-    return Store(source, repo, Baseline.of(source), plan_s, full_s, withdrawn)
-
-
-def _timed_run(source: Path, repo: Path, work: Path,
-               flag: str) -> tuple[float, subprocess.CompletedProcess[str]]:
-    shutil.copytree(source, work / "memory")
+    shutil.copytree(source, base / "full")
+    argv = [*cli_argv(), "run", str(base / "full"), "--repo", str(repo), "--yes", "--now", NOW]
     start = time.perf_counter()
-    done = subprocess.run([*cli_argv(), "run", str(work / "memory"), "--repo", str(repo), flag,
-                           "--now", NOW], env=cli_env(work / "state"), capture_output=True,
-                          text=True)
-    return time.perf_counter() - start, done
+    proc = subprocess.Popen(argv, env=cli_env(base / "state"), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    plan_s = None
+    while proc.poll() is None:
+        if plan_s is None and list((base / "state").glob("prune-memory/snapshots/*/*")):
+            plan_s = time.perf_counter() - start
+        time.sleep(0.02)
+    full_s = time.perf_counter() - start
+    assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
+    withdrawn = len(list((base / "full" / "deaccessioned").glob("*.md")))
+    assert withdrawn > 50, "the generated store should give the pass work to do"
+    return Store(source, repo, Baseline.of(source), plan_s or full_s / 2, full_s, withdrawn)
 
 
-def kill_trial(store: Store, work: Path, delay: float,
-               monkeypatch: pytest.MonkeyPatch) -> tuple[bool, int]:
+def kill_trial(store: Store, work: Path, delay: float, monkeypatch: pytest.MonkeyPatch,
+               cli: Callable[..., CliResult]) -> tuple[bool, int]:
     """One killed (or, if it beat the clock, finished) run, recovered and checked."""
     root, state = work / "memory", work / "state"
     # Hard links are a safe, fast copy: the engine replaces files by rename and never
@@ -82,40 +85,41 @@ def kill_trial(store: Store, work: Path, delay: float,
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         killed = True
-    recovered = subprocess.run([*cli_argv(), "recover", str(root)], env=cli_env(state),
-                               capture_output=True, text=True)
-    assert recovered.returncode == 0, recovered.stderr
     monkeypatch.setenv("XDG_STATE_HOME", str(state))
+    recovered = cli("recover", root)  # the command, in this process: no start-up to pay
+    assert recovered.code == 0, recovered.err
     return killed, assert_whole(root, store.base, state=state)
 
 
-def run_trials(store: Store, tmp_path: Path, kills: int,
-               monkeypatch: pytest.MonkeyPatch) -> list[tuple[bool, int]]:
+def run_trials(store: Store, tmp_path: Path, kills: int, monkeypatch: pytest.MonkeyPatch,
+               cli: Callable[..., CliResult]) -> list[tuple[bool, int]]:
     """Trials until `kills` runs were killed (a run that beats its delay finished: it is
     checked too, but does not count); at most twice as many trials in all."""
     rng = random.Random(8_2026)
     outcomes: list[tuple[bool, int]] = []
     trial = 0
     while sum(killed for killed, _ in outcomes) < kills and trial < 2 * kills:
-        # Three in ten anywhere in the run; the rest while it writes (after the plan).
-        low = 0.05 if trial % 10 < 3 else store.plan_s
+        # Two in ten anywhere in the run; the rest while it writes (after the plan).
+        low = 0.05 if trial % 10 < 2 else store.plan_s
         delay = rng.uniform(low, 0.95 * store.full_s)
-        outcomes.append(kill_trial(store, tmp_path / f"t{trial}", delay, monkeypatch))
+        outcomes.append(kill_trial(store, tmp_path / f"t{trial}", delay, monkeypatch, cli))
         shutil.rmtree(tmp_path / f"t{trial}")
         trial += 1
     return outcomes
 
 
 def test_sigkill_during_run_then_recover(store: Store, tmp_path: Path,
-                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    outcomes = run_trials(store, tmp_path, 10, monkeypatch)
+                                         monkeypatch: pytest.MonkeyPatch,
+                                         cli: Callable[..., CliResult]) -> None:
+    outcomes = run_trials(store, tmp_path, 10, monkeypatch, cli)
     assert sum(killed for killed, _ in outcomes) == 10
 
 
 @pytest.mark.long
 def test_sigkill_during_run_then_recover_long(store: Store, tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    outcomes = run_trials(store, tmp_path, 55, monkeypatch)
+                                              monkeypatch: pytest.MonkeyPatch,
+                                              cli: Callable[..., CliResult]) -> None:
+    outcomes = run_trials(store, tmp_path, 55, monkeypatch, cli)
     killed = [withdrawn for was_killed, withdrawn in outcomes if was_killed]
     assert len(killed) >= 55
     assert any(0 < w < store.withdrawn for w in killed), "no kill landed mid-apply"

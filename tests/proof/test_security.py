@@ -11,11 +11,10 @@ directories must be created 0700.
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import subprocess
-import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,10 +22,9 @@ from typing import Any
 import pytest
 
 from prune_memory.errors import ExitCode
-from tests.conftest import topic, tree_hash, write_tree
-from tests.proof.harness import cli_env
+from tests.conftest import CliResult, topic, tree_hash, write_tree
+from tests.proof.audit_runner import recording
 
-RUNNER = Path(__file__).with_name("audit_runner.py")
 NOW = "2026-11-29T12:00:00+00:00"
 CANARY = "CANARY-7f3a: outside text that must never be read"
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
@@ -39,20 +37,19 @@ class Place:
     outside: Path
     state: Path
     repo: Path
+    cli: Callable[..., CliResult]
 
     def run(self, *args: str | Path) -> tuple[int, list[dict[str, Any]], str]:
-        """The CLI under the audit hook: exit code, file events, stderr."""
-        log = self.base / f"audit-{len(list(self.base.glob('audit-*')))}.json"
-        done = subprocess.run([sys.executable, str(RUNNER), str(log), *map(str, args)],
-                              env=cli_env(self.state), capture_output=True, text=True,
-                              cwd=self.base)
-        data = json.loads(log.read_text())
-        assert CANARY not in done.stdout + done.stderr
-        return data["code"], data["events"], done.stderr
+        """The CLI, in this process, under the audit hook: exit code, file events, stderr."""
+        with recording() as events:
+            result = self.cli(*args)
+        assert CANARY not in result.out + result.err
+        return result.code, events, result.err
 
 
 @pytest.fixture
-def place(tmp_path: Path) -> Place:
+def place(tmp_path: Path, cli: Callable[..., CliResult],
+          monkeypatch: pytest.MonkeyPatch) -> Place:
     memory = write_tree(tmp_path / "memory", {
         "project_chatter.md": topic("chatter", "Currently debugging the flaky upload test."),
         "project_tabs.md": topic("tabs", "The user prefers tabs over spaces."),
@@ -62,7 +59,9 @@ def place(tmp_path: Path) -> Place:
         "canary.md": topic("canary", CANARY), "log.md": f"# Pruning log\n\n{CANARY}\n",
         "index.md": f"# Memory\n- {CANARY}\n", "policy.md": f"# Policy\n{CANARY}\n"})
     subprocess.run(["git", "init", "-q", str(tmp_path / "repo")], check=True)
-    return Place(tmp_path, memory, outside, tmp_path / "state", tmp_path / "repo")
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.chdir(tmp_path)
+    return Place(tmp_path, memory, outside, tmp_path / "state", tmp_path / "repo", cli)
 
 
 def _real(event: dict[str, Any], follow: bool) -> Path:
