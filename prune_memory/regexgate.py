@@ -12,9 +12,12 @@ regex in play, so results never change.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+import sys
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
+
+from prune_memory import warmcache
 
 Needle = tuple[str, bool]  # (literal, folded: compare against the lower-cased text)
 MIN_NEEDLE = 2  # a single character occurs in almost every text and buys nothing
@@ -27,11 +30,45 @@ except ImportError:  # pragma: no cover - only on an interpreter that moved them
     _c = _p = None
 
 
-def may_match(pattern: re.Pattern[str], text: str) -> bool:
-    """False only when `pattern` cannot match anywhere in `text` (or any part of it)."""
+class LazyPattern:
+    """A regex compiled on first use. The write-time gate compiles only the patterns whose
+    literals turn up in the text; the rest cost nothing but their source string."""
+
+    __slots__ = ("_compiled", "flags", "pattern")
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self.pattern = pattern
+        self.flags = flags
+        self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def compiled(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self.pattern, self.flags)
+        return self._compiled
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self.compiled.search(text, pos, endpos)
+
+    def finditer(self, text: str, pos: int = 0,
+                 endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
+        return self.compiled.finditer(text, pos, endpos)
+
+
+Regex = re.Pattern[str] | LazyPattern
+
+
+def gate_literals(pattern: Regex) -> tuple[tuple[str, ...], tuple[str, ...]] | tuple[()]:
+    """(exact literals, lower-cased literals) one of which every match holds; () if unknown."""
     gate = _GATES.get(pattern)
     if gate is None:
         gate = _GATES[pattern] = _split(required_literals(pattern))
+    return gate
+
+
+def may_match(pattern: Regex, text: str) -> bool:
+    """False only when `pattern` cannot match anywhere in `text` (or any part of it)."""
+    gate = gate_literals(pattern)
     if not gate:
         return True
     exact, folded = gate
@@ -48,7 +85,7 @@ def may_match(pattern: re.Pattern[str], text: str) -> bool:
     return False
 
 
-_GATES: dict[re.Pattern[str], tuple[tuple[str, ...], tuple[str, ...]] | tuple[()]] = {}
+_GATES: dict[Regex, tuple[tuple[str, ...], tuple[str, ...]] | tuple[()]] = {}
 
 
 def _split(needles: frozenset[Needle] | None
@@ -74,8 +111,23 @@ def _lowered(text: str) -> str | None:
 
 
 @lru_cache(maxsize=512)
-def required_literals(pattern: re.Pattern[str]) -> frozenset[Needle] | None:
+def required_literals(pattern: Regex) -> frozenset[Needle] | None:
     """Literals one of which every match of `pattern` contains; None when unknown."""
+    key = pattern_key(pattern)
+    known = warmcache.get("literals", key)
+    if known is not None:
+        return frozenset((text, bool(folded)) for text, folded in known) if known else None
+    found = _required_literals(pattern)
+    warmcache.put("literals", key, sorted([text, folded] for text, folded in found or ()))
+    return found
+
+
+def pattern_key(pattern: Regex) -> str:
+    """A key for facts derived from a pattern: its flags and source."""
+    return f"{int(pattern.flags)}:{pattern.pattern}"
+
+
+def _required_literals(pattern: Regex) -> frozenset[Needle] | None:
     if _p is None or pattern.flags & re.LOCALE or not isinstance(pattern.pattern, str):
         return None
     try:

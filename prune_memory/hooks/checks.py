@@ -54,8 +54,9 @@ def check_texts(texts: Iterable[Candidate], memory_dir: str, *,
         hits.extend(GateHit("injected-instruction", candidate.where, hit.line, hit.kind)
                     for hit in find_injection(candidate.text))
         if policy is not None:
+            found = match_filters(candidate.text, policy, within_lines=True)
             hits.extend(GateHit(f"never-persist:{hit.rule}", candidate.where, hit.line,
-                                hit.reason) for hit in match_filters(candidate.text, policy))
+                                hit.reason) for hit in found)
     return CheckResult(tuple(hits), problems)
 
 

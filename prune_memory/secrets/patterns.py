@@ -10,13 +10,15 @@ import re
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
+from prune_memory.linegate import crosses_lines, lines_at, occurrences
+from prune_memory.regexgate import LazyPattern
 from prune_memory.secrets import values
 from prune_memory.secrets.base import ASSIGNMENT, STRUCTURE, VENDOR_FORMAT, SecretSpan
 
 
 class LabelledPattern(NamedTuple):
     label: str
-    regex: re.Pattern[str]
+    regex: LazyPattern
     confidence: int
     accept: Callable[[str], bool]
     trim: bool = False  # strip sentence punctuation from the end of the value
@@ -40,71 +42,71 @@ _ENV_NAME = (r"(?=[A-Z])[A-Z0-9_]*?(?:SECRET|SECRET_?KEY|PASSWORD|PASSWD|PWD|TOK
              r"|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH)")
 
 
-def _assignment(name: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<![\w.-]){_MARK}{_NAME_PREFIX}{name}(?![\w-]){_SEP}{_VALUE}",
+def _assignment(name: str) -> LazyPattern:
+    return LazyPattern(rf"(?<![\w.-]){_MARK}{_NAME_PREFIX}{name}(?![\w-]){_SEP}{_VALUE}",
                       re.IGNORECASE)
 
 
 PATTERNS: tuple[LabelledPattern, ...] = (
     LabelledPattern(
         "private-key",
-        re.compile(r"-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----"
+        LazyPattern(r"-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----"
                    r"(?P<value>[\s\S]*?)(?=-----END [A-Z0-9 ]*-----|\Z)"),
         STRUCTURE, values.is_key_body,
         needles=("private key",)),
     LabelledPattern(
         "github-token",
-        re.compile(r"(?<![\w-])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{50,255})"
+        LazyPattern(r"(?<![\w-])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{50,255})"
                    r"(?![\w-])"),
         VENDOR_FORMAT, _always,
         needles=("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
     LabelledPattern(
         "slack-token",
-        re.compile(r"(?<![\w-])(?:xox[abposre]-(?:[A-Za-z0-9]+-)+[A-Za-z0-9]+"
+        LazyPattern(r"(?<![\w-])(?:xox[abposre]-(?:[A-Za-z0-9]+-)+[A-Za-z0-9]+"
                    r"|xapp-\d-[A-Z0-9]+-\d+-[a-f0-9]+)(?![\w-])"),
         VENDOR_FORMAT, values.has_digit,
         needles=("xox", "xapp-")),
     LabelledPattern(
         "aws-access-key",
-        re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}"
+        LazyPattern(r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}"
                    r"(?![A-Za-z0-9])"),
         VENDOR_FORMAT, _always,
         needles=("akia", "asia", "abia", "acca", "a3t")),
     LabelledPattern(
         "google-api-key",
-        re.compile(r"(?<![\w-])AIza[0-9A-Za-z_-]{35}(?![\w-])"),
+        LazyPattern(r"(?<![\w-])AIza[0-9A-Za-z_-]{35}(?![\w-])"),
         VENDOR_FORMAT, _always,
         needles=("aiza",)),
     LabelledPattern(
         "anthropic-key",
-        re.compile(r"(?<![\w-])sk-ant-[a-z0-9]{2,8}-[A-Za-z0-9_-]{20,}(?![\w-])"),
+        LazyPattern(r"(?<![\w-])sk-ant-[a-z0-9]{2,8}-[A-Za-z0-9_-]{20,}(?![\w-])"),
         VENDOR_FORMAT, values.is_random_after_prefix,
         needles=("sk-ant-",)),
     LabelledPattern(
         "openai-key",
-        re.compile(r"(?<![\w-])sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}(?![\w-])"),
+        LazyPattern(r"(?<![\w-])sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}(?![\w-])"),
         VENDOR_FORMAT, values.is_random_after_prefix,
         needles=("sk-",)),
     LabelledPattern(
         "jwt",
-        re.compile(r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}"
+        LazyPattern(r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}"
                    r"(?![\w-])"),
         STRUCTURE, values.is_jwt,
         needles=("eyj",)),
     LabelledPattern(
         "connection-string",
-        re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/@'\"`<>]+:"
+        LazyPattern(r"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/@'\"`<>]+:"
                    r"(?P<value>[^\s@/'\"`<>]+)@[^\s/'\"`<>]+"),
         STRUCTURE, values.is_url_password,
         needles=("://",)),
     LabelledPattern(
         "bearer-token",
-        re.compile(r"(?<![\w-])Bearer[ \t]+(?P<value>[A-Za-z0-9._~+/-]{20,}=*)"),
+        LazyPattern(r"(?<![\w-])Bearer[ \t]+(?P<value>[A-Za-z0-9._~+/-]{20,}=*)"),
         ASSIGNMENT, values.is_credential_value,
         needles=("bearer",)),
     LabelledPattern(
         "env-secret",
-        re.compile(rf"(?<![\w-])(?:export[ \t]+)?{_ENV_NAME}[ \t]*=[ \t]*[\"']?{_VALUE}"),
+        LazyPattern(rf"(?<![\w-])(?:export[ \t]+)?{_ENV_NAME}[ \t]*=[ \t]*[\"']?{_VALUE}"),
         ASSIGNMENT, values.is_credential_value, trim=True,
         needles=("secret", "pass", "pwd", "token", "key", "credential", "auth")),
     LabelledPattern("password", _assignment(_PASSWORD_NAME), ASSIGNMENT,
@@ -127,13 +129,23 @@ class PatternDetector:
         for pattern in self.patterns:
             if pattern.needles and not any(needle in lower for needle in pattern.needles):
                 continue
-            for match in pattern.regex.finditer(text):
+            for match in _matches(pattern, text, lower):
                 span = _value_span(match, pattern.trim)
                 if span is None:
                     continue
                 start, end = span
                 if pattern.accept(text[start:end]):
                     yield SecretSpan(pattern.label, start, end, pattern.confidence)
+
+
+def _matches(pattern: LabelledPattern, text: str, lower: str) -> Iterator[re.Match[str]]:
+    """Every match, searching only the lines with a needle when no match spans lines."""
+    if not pattern.needles or crosses_lines(pattern.regex) or len(lower) != len(text):
+        yield from pattern.regex.finditer(text)
+        return
+    found = sorted({at for needle in pattern.needles for at in occurrences(lower, needle)})
+    for start, end in lines_at(text, found):
+        yield from pattern.regex.finditer(text, start, end)
 
 
 def _value_span(match: re.Match[str], trim: bool) -> tuple[int, int] | None:

@@ -15,7 +15,8 @@ from collections.abc import Iterator, Sequence
 from functools import cache
 from typing import NamedTuple
 
-from prune_memory.regexgate import may_match, required_literals
+from prune_memory.linegate import needle_lines
+from prune_memory.regexgate import LazyPattern, may_match, required_literals
 from prune_memory.secrets.base import VENDOR_FORMAT, SecretSpan
 
 _EDGE = " \t\"'=:"  # delimiters some plugin patterns include around the value
@@ -77,19 +78,27 @@ class VendorDetector:
 def triggered(text: str, plugins: Sequence[VendorPlugin] = VENDOR_PLUGINS) -> bool:
     """Whether any vendor plugin could match: the cheap test that saves the import."""
     gated, rest = _trigger_plan(tuple(plugins))
-    if gated is not None and may_match(gated, text) and gated.search(text):
+    if gated is not None and may_match(gated, text) and _search_lines(gated, text):
         return True
     return rest is not None and rest.search(text) is not None
 
 
+def _search_lines(trigger: LazyPattern, text: str) -> bool:
+    """Every trigger matches within one line, so only lines holding a literal are searched."""
+    spans = needle_lines(trigger, text)
+    if spans is None:
+        return trigger.search(text) is not None
+    return any(trigger.search(text, start, end) for start, end in spans)
+
+
 @cache
-def _trigger(row: VendorPlugin) -> re.Pattern[str]:
-    return re.compile(row.trigger)
+def _trigger(row: VendorPlugin) -> LazyPattern:
+    return LazyPattern(row.trigger)
 
 
 @cache
 def _trigger_plan(plugins: tuple[VendorPlugin, ...]
-                  ) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+                  ) -> tuple[LazyPattern | None, LazyPattern | None]:
     """The triggers split in two joined regexes: those with literals a substring test can
     rule out first, and the rest. Together they match exactly where all the triggers do."""
     gated = [row.trigger for row in plugins if required_literals(_trigger(row)) is not None]
@@ -97,8 +106,8 @@ def _trigger_plan(plugins: tuple[VendorPlugin, ...]
     return _joined(gated), _joined(rest)
 
 
-def _joined(triggers: list[str]) -> re.Pattern[str] | None:
-    return re.compile("|".join(f"(?:{t})" for t in triggers)) if triggers else None
+def _joined(triggers: list[str]) -> LazyPattern | None:
+    return LazyPattern("|".join(f"(?:{t})" for t in triggers)) if triggers else None
 
 
 @cache

@@ -7,12 +7,16 @@ write it from the template) sit at the bottom of this module.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from prune_memory import warmcache
 from prune_memory.errors import BadInputError, PruneMemoryError, RefusedError
-from prune_memory.regexgate import may_match
+from prune_memory.linegate import lines_at, needle_lines
+from prune_memory.regexgate import LazyPattern, may_match
 from prune_memory.secrets.mask import mask_text
 from prune_memory.vocab import JSON, POLICY_FILE, FindingCode
 
@@ -29,7 +33,7 @@ class PolicyRule(NamedTuple):
     """One never-persist rule: text matching `pattern` should not be a memory."""
 
     id: str
-    pattern: re.Pattern[str]
+    pattern: LazyPattern  # compiled when a text holds one of its literals
     reason: str
     code: FindingCode
 
@@ -59,15 +63,35 @@ class FilterHit(NamedTuple):
                 "reason": self.reason, "line": self.line, "excerpt": self.excerpt}
 
 
-def match_filters(text: str, policy: Policy) -> tuple[FilterHit, ...]:
-    """The first match of each rule in `text`, in rule order."""
+def match_filters(text: str, policy: Policy, *,
+                  within_lines: bool = False) -> tuple[FilterHit, ...]:
+    """The first match of each rule in `text`, in rule order.
+
+    `within_lines` searches only lines that hold a literal the rule needs, so a phrase
+    broken across two lines is missed: the write-time gate trades that for speed on long
+    writes, and the audit, which searches whole texts, still finds it.
+    """
     hits: list[FilterHit] = []
     for rule in policy.rules:
-        match = rule.pattern.search(text) if may_match(rule.pattern, text) else None
+        match = _first(rule.pattern, text, within_lines) if may_match(rule.pattern, text) \
+            else None
         if match:
             line = text.count("\n", 0, match.start()) + 1
             hits.append(FilterHit(rule.id, rule.code, rule.reason, line, _excerpt(text, line)))
     return tuple(hits)
+
+
+def _first(pattern: LazyPattern, text: str, within_lines: bool) -> re.Match[str] | None:
+    # Exact for a rule that keeps to one line; with `within_lines`, for every rule.
+    spans = needle_lines(pattern, text, per_line=within_lines)
+    if spans is None and not within_lines:
+        return pattern.search(text)
+    if spans is None:
+        spans = lines_at(text, [m.start() for m in _LINE_STARTS.finditer(text)])
+    return next((m for start, end in spans if (m := pattern.search(text, start, end))), None)
+
+
+_LINE_STARTS = re.compile(r"^", re.MULTILINE)
 
 
 def parse_policy(text: str, *, origin: str) -> Policy | None:
@@ -102,12 +126,22 @@ def default_policy() -> Policy:
 
 
 def _toml(body: str, origin: str) -> dict[str, Any]:
+    key = hashlib.sha256(body.encode("utf-8")).hexdigest()
+    known = warmcache.get("policy-toml", key)
+    if isinstance(known, dict):
+        return known  # the gate reads the same policy on every call: parse it once
     import tomllib
 
     try:
-        return tomllib.loads(body)
+        data = tomllib.loads(body)
     except tomllib.TOMLDecodeError as err:
         raise BadInputError(f"{origin}: the {BLOCK_TAG} block is not valid TOML: {err}") from err
+    try:
+        json.dumps(data)
+    except (TypeError, ValueError):
+        return data  # dates and the like: not worth remembering
+    warmcache.put("policy-toml", key, data)
+    return data
 
 
 def _rule(raw: Any, origin: str, position: int) -> PolicyRule:
@@ -128,10 +162,13 @@ def _rule(raw: Any, origin: str, position: int) -> PolicyRule:
     if code not in RULE_CODES:
         allowed = ", ".join(sorted(c.value for c in RULE_CODES))
         raise BadInputError(f"{where} ({raw['id']}): code {raw['code']!r} is not one of {allowed}")
-    try:
-        pattern = re.compile(raw["pattern"], re.IGNORECASE | re.MULTILINE)
-    except re.error as err:
-        raise BadInputError(f"{where} ({raw['id']}): bad regular expression: {err}") from err
+    pattern = LazyPattern(raw["pattern"], re.IGNORECASE | re.MULTILINE)
+    if not warmcache.get("valid-regex", raw["pattern"]):  # checked once, then remembered
+        try:
+            pattern.compiled  # noqa: B018  compiling is the check
+        except re.error as err:
+            raise BadInputError(f"{where} ({raw['id']}): bad regular expression: {err}") from err
+        warmcache.put("valid-regex", raw["pattern"], True)
     return PolicyRule(id=raw["id"], pattern=pattern, reason=raw["reason"].strip(), code=code)
 
 

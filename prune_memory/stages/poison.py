@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from prune_memory.regexgate import may_match
+from prune_memory.linegate import needle_lines
+from prune_memory.regexgate import LazyPattern, may_match
 from prune_memory.secrets.mask import mask_text
 from prune_memory.vocab import JSON
 
@@ -21,8 +23,8 @@ _HIGH_TRUST = frozenset({"trusted", "high", "verified", "reviewed", "internal"})
 NOTE_TYPES = frozenset({"note", "untrusted", "untrusted-note", "untrusted_note", "quarantine",
                         "unverified"})
 
-_INJECTIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (kind, re.compile(pattern, re.IGNORECASE)) for kind, pattern in (
+_INJECTIONS: tuple[tuple[str, LazyPattern], ...] = tuple(
+    (kind, LazyPattern(pattern, re.IGNORECASE)) for kind, pattern in (
         ("ignore-instructions",
          r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:(?:the|your|my|of)\s+)*"
          r"(?:previous|prior|above|earlier|preceding|original|system|developer)\s+"
@@ -60,16 +62,34 @@ class InjectionHit(NamedTuple):
 
 def find_injection(text: str) -> tuple[InjectionHit, ...]:
     """Every injected-instruction phrase in `text`, one per kind and line."""
-    hits: list[InjectionHit] = []
-    possible = [(kind, pattern) for kind, pattern in _INJECTIONS if may_match(pattern, text)]
-    if not possible:
-        return ()
-    for number, line in enumerate(text.splitlines(), start=1):
-        for kind, pattern in possible:
+    found: dict[tuple[int, int], InjectionHit] = {}
+    for order, (kind, pattern) in enumerate(_INJECTIONS):
+        if not may_match(pattern, text):
+            continue
+        for number, line in _candidate_lines(pattern, text):
             match = pattern.search(line)
             if match:
-                hits.append(InjectionHit(kind, number, " ".join(match.group(0).split())[:80]))
-    return tuple(hits)
+                found[(number, order)] = InjectionHit(
+                    kind, number, " ".join(match.group(0).split())[:80])
+    return tuple(found[key] for key in sorted(found))
+
+
+# str.splitlines breaks lines at these too; the fast path counts only "\n".
+_OTHER_LINE_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+
+
+def _candidate_lines(pattern: LazyPattern, text: str) -> Iterator[tuple[int, str]]:
+    """(number, text) of the lines that may match: those holding a required literal."""
+    plain = not any(sep in text for sep in _OTHER_LINE_BREAKS)
+    spans = needle_lines(pattern, text, per_line=True) if plain else None
+    if spans is None:
+        yield from enumerate(text.splitlines(), start=1)
+        return
+    number, counted_to = 1, 0
+    for start, end in spans:
+        number += text.count("\n", counted_to, start)
+        counted_to = start
+        yield number, text[start:end]
 
 
 def untrusted_origin(meta: JSON, memory_type: str | None) -> JSON | None:

@@ -7,7 +7,7 @@ import stat
 from pathlib import Path
 
 from prune_memory.errors import BadInputError, FileLoadError, RefusedError
-from prune_memory.model import INDEX_FILE, LOG_FILE, TOMBSTONE_DIR
+from prune_memory.vocab import INDEX_FILE, LOG_FILE, TOMBSTONE_DIR
 
 MAX_FILE_BYTES = 2 * 1024 * 1024  # a memory is a few KB; anything this big is not one
 
