@@ -10,6 +10,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from prune_memory.gcpause import collector_paused
 from prune_memory.model import JSON, Entry, EntryKind, Finding, FindingCode, MemoryDir
 from prune_memory.secrets.mask import mask_text
 from prune_memory.stages.claudemd import ClaudeMdUnit, claude_md_units
@@ -59,12 +60,13 @@ def check_fidelity(
 
     `claude_md` holds (label, text) of the CLAUDE.md files; see `claudemd.read_claude_md`.
     """
-    data = _prepare(memdir.entries)
-    found: Findings = defaultdict(list)
-    _exact_duplicates(data, protected, found)
-    _near_duplicates(data, protected, near_threshold, found)
-    _contradictions(data, negations, found)
-    _claude_md_duplicates(data, claude_md_units(claude_md), near_threshold, found)
+    with collector_paused():
+        data = _prepare(memdir.entries)
+        found: Findings = defaultdict(list)
+        _exact_duplicates(data, protected, found)
+        _near_duplicates(data, protected, near_threshold, found)
+        _contradictions(data, negations, found)
+        _claude_md_duplicates(data, claude_md_units(claude_md), near_threshold, found)
     return {file: tuple(items) for file, items in sorted(found.items())}
 
 

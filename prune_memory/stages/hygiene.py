@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from prune_memory.gcpause import collector_paused
 from prune_memory.model import Entry, EntryKind, Finding, FindingCode, MemoryDir
 from prune_memory.secrets.base import SecretHit
 from prune_memory.secrets.mask import describe, mask_text
@@ -30,10 +31,11 @@ def check_hygiene(memdir: MemoryDir, *, policy: Policy,
                   require_source: bool = False) -> dict[str, tuple[Finding, ...]]:
     """Findings per entry file; entries with nothing to report are left out."""
     report: dict[str, tuple[Finding, ...]] = {}
-    for entry in memdir.entries:
-        findings = entry_findings(entry, policy=policy, require_source=require_source)
-        if findings:
-            report[entry.file] = findings
+    with collector_paused():
+        for entry in memdir.entries:
+            findings = entry_findings(entry, policy=policy, require_source=require_source)
+            if findings:
+                report[entry.file] = findings
     return report
 
 
@@ -47,8 +49,9 @@ def entry_findings(entry: Entry, *, policy: Policy,
                         secrets=())  # a secret is flagged on its own, never withdrawn as noise
     if noise.score >= NOISE_AT:
         findings.append(_noise_finding(noise, content))
-    findings.extend(_filter_finding(hit) for hit in match_filters(entry.text, policy))
-    findings.extend(poison_findings(entry.text, entry.frontmatter, entry.memory_type))
+    text = entry.text  # built once: the checks below share its lower-cased copy
+    findings.extend(_filter_finding(hit) for hit in match_filters(text, policy))
+    findings.extend(poison_findings(text, entry.frontmatter, entry.memory_type))
     if require_source and not provenance(entry.frontmatter):
         findings.append(Finding(
             FindingCode.NO_PROVENANCE,
