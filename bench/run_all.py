@@ -81,7 +81,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default="", help="comma-separated benchmark names")
     parser.add_argument("--skip", default="", help="comma-separated benchmark names")
+    parser.add_argument("--render-only", action="store_true",
+                        help="rebuild the table and performance.md from all.json, run nothing")
     args = parser.parse_args()
+    if args.render_only:
+        return render_only()
     only = [n for n in args.only.split(",") if n] or list(BENCHES)
     skip = {n for n in args.skip.split(",") if n}
     unknown = (set(only) | skip) - set(BENCHES)
@@ -105,6 +109,16 @@ def main() -> int:
     print(f"\nwritten: bench/results/all.json, {doc.relative_to(ROOT)}")
     missed = [f for f in table if f.met is False]
     return 1 if missed or any(r["status"] not in ("ok", "missing") for r in runs.values()) else 0
+
+
+def render_only() -> int:
+    report = json.loads((RESULTS / "all.json").read_text(encoding="utf-8"))
+    table = figures(report["results"])
+    report["figures"] = [f.to_json() for f in table]
+    (RESULTS / "all.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    (ROOT / "references" / "performance.md").write_text(render(report, table), encoding="utf-8")
+    print_table(report, table)
+    return 0
 
 
 def print_table(report: dict[str, Any], table: list[Figure]) -> None:
