@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from prune_memory import warmcache
-from prune_memory.regexgate import Regex, gate_literals, pattern_key
+from prune_memory.regexgate import Regex, gate_literals, lowered, pattern_key
 
 try:  # the standard library's regex parser; without it nothing is line-gated
     from re import _parser as _p  # type: ignore[attr-defined]
@@ -50,10 +50,10 @@ _ASCII_LOOKALIKES = ("\u017f", "\u212a", "\u0130", "\u0131")
 
 def _line_lowered(text: str) -> str | None:
     """`text` lower-cased with offsets unchanged, or None when that cannot be promised."""
-    lowered = text.lower()
-    if len(lowered) != len(text) or any(c in text for c in _ASCII_LOOKALIKES):
+    low = lowered(text)
+    if len(low) != len(text) or any(c in text for c in _ASCII_LOOKALIKES):
         return None
-    return lowered
+    return low
 
 
 def lines_at(text: str, positions: Sequence[int]) -> list[tuple[int, int]]:

@@ -54,6 +54,12 @@ class LazyPattern:
                  endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
         return self.compiled.finditer(text, pos, endpos)
 
+    def match(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self.compiled.match(text, pos, endpos)
+
+    def fullmatch(self, text: str) -> re.Match[str] | None:
+        return self.compiled.fullmatch(text)
+
 
 Regex = re.Pattern[str] | LazyPattern
 
@@ -97,17 +103,21 @@ def _split(needles: frozenset[Needle] | None
             tuple(sorted(t for t, folded in needles if folded)))
 
 
-_LAST: list[tuple[str, str | None]] = [("", "")]
+_LAST: list[tuple[str, str]] = [("", "")]
+
+
+def lowered(text: str) -> str:
+    """`text.lower()`, kept for the last text: every pattern asks about the same one."""
+    last, low = _LAST[0]
+    if last is not text:
+        low = text.lower()
+        _LAST[0] = (text, low)
+    return low
 
 
 def _lowered(text: str) -> str | None:
-    """`text` lower-cased when it is ASCII, else None; kept for the last text, which is
-    usually asked about again by the next pattern."""
-    last, lowered = _LAST[0]
-    if last is not text:
-        lowered = text.lower() if text.isascii() else None
-        _LAST[0] = (text, lowered)
-    return lowered
+    """`text` lower-cased when it is ASCII (Unicode case folding has surprises), else None."""
+    return lowered(text) if text.isascii() else None
 
 
 @lru_cache(maxsize=512)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from prune_memory.linegate import crosses_lines, lines_at, occurrences
-from prune_memory.regexgate import LazyPattern
+from prune_memory.regexgate import LazyPattern, lowered
 from prune_memory.secrets import values
 from prune_memory.secrets.base import ASSIGNMENT, STRUCTURE, VENDOR_FORMAT, SecretSpan
 
@@ -125,7 +125,7 @@ class PatternDetector:
         self.patterns = patterns
 
     def spans(self, text: str) -> Iterator[SecretSpan]:
-        lower = text.lower()
+        lower = lowered(text)
         for pattern in self.patterns:
             if pattern.needles and not any(needle in lower for needle in pattern.needles):
                 continue

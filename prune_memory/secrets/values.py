@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import re
+from prune_memory.regexgate import LazyPattern
 
 # Words that show a value is a stand-in, a pointer to a vault, or a how-to, not a credential.
 _STAND_IN_WORDS = (
@@ -14,9 +14,9 @@ _BARE_KEYWORDS = frozenset({
     "password", "passwd", "pass", "secret", "token", "apikey", "api_key", "none", "null",
     "true", "false", "empty", "required", "optional", "string",
 })
-_DOTTED_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+")  # settings.DB_PASSWORD
-_LOWER_PATH = re.compile(r"[a-z0-9_.-]*(?:/[a-z0-9_.-]+)+/?")  # ops/deploy, /run/secrets/db
-_CAMEL_WORDS = re.compile(r"[a-z]+(?:[A-Z][a-z]+)+|(?:[A-Z][a-z]+){2,}")  # userSessionToken
+_DOTTED_NAME = LazyPattern(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+")  # settings.DB_PASSWORD
+_LOWER_PATH = LazyPattern(r"[a-z0-9_.-]*(?:/[a-z0-9_.-]+)+/?")  # ops/deploy, /run/secrets/db
+_CAMEL_WORDS = LazyPattern(r"[a-z]+(?:[A-Z][a-z]+)+|(?:[A-Z][a-z]+){2,}")  # userSessionToken
 _TRAILING = ".,;:!?)]}>"
 _NON_SYMBOLS = frozenset("_-.")
 
@@ -63,7 +63,7 @@ def is_random_token(value: str) -> bool:
             and any(ch.islower() for ch in value))
 
 
-_KEY_PREFIX = re.compile(r"sk-(?:ant-[a-z0-9]+-|proj-|svcacct-|admin-)?")
+_KEY_PREFIX = LazyPattern(r"sk-(?:ant-[a-z0-9]+-|proj-|svcacct-|admin-)?")
 
 
 def is_random_after_prefix(value: str) -> bool:
