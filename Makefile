@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEMO_NOW ?= 2026-11-29T12:00:00Z
 
-.PHONY: install demo test check coverage bench fault-long clean
+.PHONY: install demo test check bench fault-long clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -29,18 +29,15 @@ demo: install
 	XDG_STATE_HOME=$$tmp/state $(BIN)/prune-memory scan $$tmp/memory || true; \
 	echo; echo "== pruning-log.md"; cat $$tmp/memory/pruning-log.md
 
+# The suite — unit tests plus the short fault-injection, fuzzing and security runs — on two
+# workers, under the 90% coverage gate CI applies.
 test: install
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2 --dist worksteal --cov=prune_memory --cov-report=term \
+	    --cov-fail-under=90
 
 check: install
 	$(BIN)/ruff check prune_memory tests bench fixtures
 	$(BIN)/mypy
-
-# The suite (unit tests plus the short fault-injection, fuzzing and security runs) with the
-# coverage gate CI applies; subprocesses the tests start are measured too (.ci/coverage.toml).
-coverage: install
-	$(PY) -m pytest --cov=prune_memory --cov-config=.ci/coverage.toml --cov-report=term \
-	    --cov-fail-under=90
 
 bench: install
 	$(PY) bench/run_all.py

@@ -17,6 +17,18 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 DEMO_MEMORY = FIXTURES / "demo-memory"
 
+# The proof runs take most of the suite's time: start them first, so that with two workers
+# (pytest -n 2) the short tests fill the other core instead of waiting behind them.
+SLOW_FIRST = ("tests/proof/test_kill_run.py", "tests/stages/test_crash.py",
+              "tests/proof/test_write_faults.py", "tests/proof/test_fuzz_load.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        path = item.nodeid.split("::", 1)[0]
+        return SLOW_FIRST.index(path) if path in SLOW_FIRST else len(SLOW_FIRST)
+    items.sort(key=rank)  # stable: the order within each file is kept
+
 
 @dataclass
 class CliResult:

@@ -198,7 +198,7 @@ def _one_pattern(root: Path, shape: str, size: int) -> None:
 
 @pytest.mark.parametrize("shape", SHAPES)
 def test_a_large_file_of_one_pattern_loads_and_plans(shape: str, tmp_path: Path) -> None:
-    _one_pattern(tmp_path / "memory", shape, 64 * 1024)
+    _one_pattern(tmp_path / "memory", shape, 32 * 1024)
     check_directory(tmp_path / "memory", tmp_path / "home")
 
 
