@@ -12,32 +12,19 @@ and a rank bound afterwards, then confirmed by counting the real overlap in inte
 
 from __future__ import annotations
 
-import gc
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from fractions import Fraction
 from itertools import islice
 from operator import itemgetter
+
+from prune_memory.gcpause import collector_paused  # the join makes many acyclic objects
 
 Pair = tuple[int, int, float]
 # token rank -> the sets indexed under it as (set index, its tokens after this one, its size),
 # in order of size
 _Index = dict[int, list[tuple[int, int, int]]]
 _SIZE = itemgetter(2)
-
-
-@contextmanager
-def _cycle_collector_paused() -> Iterator[None]:
-    """The join makes hundreds of thousands of small acyclic objects (freed by reference
-    counting); without this the cycle collector keeps rescanning them, a fifth of the time."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 class _SizeRules:
@@ -65,7 +52,7 @@ class Join:
         self.prefix_end: dict[int, tuple[int, int, int]] = {}
 
     def run(self) -> list[Pair]:
-        with _cycle_collector_paused():
+        with collector_paused():
             return self._run()
 
     def _run(self) -> list[Pair]:

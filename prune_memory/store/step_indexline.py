@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from prune_memory.model import INDEX_FILE
 from prune_memory.store import indexedit
@@ -20,6 +19,7 @@ from prune_memory.store.journal import unpack
 from prune_memory.store.logedit import add_change_row, add_register_row, contains_row
 from prune_memory.store.pruninglog import ChangeRow, RegisterRow, has_register_row
 from prune_memory.store.stepkit import (
+    Step,
     StepConflict,
     StepOutcome,
     edit_index,
@@ -30,8 +30,6 @@ from prune_memory.store.stepkit import (
     write_log_text,
 )
 from prune_memory.store.tombstone import IndexLineRecord
-
-Step = dict[str, Any]
 
 
 def run_withdraw_line(root: Path, step: Step) -> StepOutcome:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from prune_memory.store import indexedit
 from prune_memory.store.journal import unpack
@@ -11,6 +10,7 @@ from prune_memory.store.logedit import add_change_row, contains_row
 from prune_memory.store.pruninglog import ChangeRow
 from prune_memory.store.snapshot import read_snapshot_file
 from prune_memory.store.stepkit import (
+    Step,
     StepConflict,
     StepOutcome,
     edit_index,
@@ -23,8 +23,6 @@ from prune_memory.store.stepkit import (
     write_verified,
 )
 from prune_memory.store.tombstone import IndexLineRecord, read_tombstone
-
-Step = dict[str, Any]
 
 
 def run_restore(root: Path, step: Step) -> StepOutcome:

@@ -8,13 +8,13 @@ step run again after a crash finishes the job.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from prune_memory.store import indexedit
 from prune_memory.store.journal import unpack
 from prune_memory.store.logedit import add_change_row, add_register_row
 from prune_memory.store.pruninglog import ChangeRow, RegisterRow, has_register_row, parse_log
 from prune_memory.store.stepkit import (
+    Step,
     StepConflict,
     StepOutcome,
     edit_index,
@@ -27,8 +27,6 @@ from prune_memory.store.stepkit import (
     write_log_text,
 )
 from prune_memory.store.tombstone import IndexLineRecord
-
-Step = dict[str, Any]
 
 
 def run_withdraw(root: Path, step: Step) -> StepOutcome:

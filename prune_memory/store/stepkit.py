@@ -11,10 +11,14 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from prune_memory.errors import PruneMemoryError, RefusedError
 from prune_memory.model import INDEX_FILE, LOG_FILE, OWN_FILES
 from prune_memory.store import atomic
+
+# A journal record of one step, as the journal stores it.
+Step = dict[str, Any]
 
 
 class StepConflict(RefusedError):
