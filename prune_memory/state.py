@@ -5,7 +5,6 @@ It lives outside every memory directory so a prune can never reach it.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 
@@ -33,6 +32,8 @@ def state_subdir(*parts: str) -> Path:
 
 def dir_key(memory_dir: Path) -> str:
     """A stable, readable key for one memory directory inside the state tree."""
+    import hashlib  # here, not at the top: the write-time gate imports this module
+
     resolved = str(memory_dir.resolve())
     digest = hashlib.sha256(resolved.encode()).hexdigest()[:12]
     tail = memory_dir.resolve().parent.name or "root"

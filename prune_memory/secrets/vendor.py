@@ -66,7 +66,7 @@ class VendorDetector:
         if not triggered(text, self.plugins):
             return  # the usual case: detect-secrets is never imported
         for row in self.plugins:
-            if not _trigger(row).search(text):
+            if not _fires(row, text):
                 continue
             for regex in plugin_patterns(row):
                 for match in regex.finditer(text):
@@ -77,10 +77,16 @@ class VendorDetector:
 
 def triggered(text: str, plugins: Sequence[VendorPlugin] = VENDOR_PLUGINS) -> bool:
     """Whether any vendor plugin could match: the cheap test that saves the import."""
-    gated, rest = _trigger_plan(tuple(plugins))
-    if gated is not None and may_match(gated, text) and _search_lines(gated, text):
-        return True
-    return rest is not None and rest.search(text) is not None
+    return any(_fires(row, text) for row in plugins)
+
+
+def _fires(row: VendorPlugin, text: str) -> bool:
+    """Whether `row`'s trigger matches. Triggers are tried one by one, each behind its own
+    literals: clean prose then compiles only the few whose literals it happens to hold."""
+    trigger = _trigger(row)
+    if required_literals(trigger) is None:
+        return trigger.search(text) is not None
+    return may_match(trigger, text) and _search_lines(trigger, text)
 
 
 def _search_lines(trigger: LazyPattern, text: str) -> bool:
@@ -94,20 +100,6 @@ def _search_lines(trigger: LazyPattern, text: str) -> bool:
 @cache
 def _trigger(row: VendorPlugin) -> LazyPattern:
     return LazyPattern(row.trigger)
-
-
-@cache
-def _trigger_plan(plugins: tuple[VendorPlugin, ...]
-                  ) -> tuple[LazyPattern | None, LazyPattern | None]:
-    """The triggers split in two joined regexes: those with literals a substring test can
-    rule out first, and the rest. Together they match exactly where all the triggers do."""
-    gated = [row.trigger for row in plugins if required_literals(_trigger(row)) is not None]
-    rest = [row.trigger for row in plugins if required_literals(_trigger(row)) is None]
-    return _joined(gated), _joined(rest)
-
-
-def _joined(triggers: list[str]) -> LazyPattern | None:
-    return LazyPattern("|".join(f"(?:{t})" for t in triggers)) if triggers else None
 
 
 @cache

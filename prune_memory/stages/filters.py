@@ -7,7 +7,6 @@ write it from the template) sit at the bottom of this module.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from pathlib import Path
@@ -126,7 +125,9 @@ def default_policy() -> Policy:
 
 
 def _toml(body: str, origin: str) -> dict[str, Any]:
-    key = hashlib.sha256(body.encode("utf-8")).hexdigest()
+    # Keyed by the TOML text itself: a policy block is small, and hashing it would cost the
+    # gate the import of hashlib (OpenSSL) on every call.
+    key = body
     known = warmcache.get("policy-toml", key)
     if isinstance(known, dict):
         return known  # the gate reads the same policy on every call: parse it once

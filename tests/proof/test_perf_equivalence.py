@@ -24,7 +24,7 @@ def test_has_words_agrees_with_tokens(text: str) -> None:
     assert has_words(text) == bool(tokens(text))
 
 
-def test_vendor_trigger_plan_matches_where_the_union_of_triggers_does() -> None:
+def test_vendor_triggers_one_by_one_match_where_their_union_does() -> None:
     samples = [s.text for s in secrets()] + [s.text for s in lookalikes()]
     samples += ["aws_secret key here", "AWS pass", "xoxb-1", "nothing at all", "x" * 40]
     assert any(triggered(text) for text in samples)
@@ -33,7 +33,7 @@ def test_vendor_trigger_plan_matches_where_the_union_of_triggers_does() -> None:
 
 
 @given(st.text(alphabet="AKIASGhpo_x-.:0123456789abcdefMNOsqlivekKu ", max_size=60))
-def test_vendor_trigger_plan_on_random_text(text: str) -> None:
+def test_vendor_triggers_one_by_one_on_random_text(text: str) -> None:
     assert triggered(text) == (UNION.search(text) is not None)
 
 
