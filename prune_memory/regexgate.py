@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from prune_memory import warmcache
+from prune_memory.regexcache import compile_pattern
 
 Needle = tuple[str, bool]  # (literal, folded: compare against the lower-cased text)
 MIN_NEEDLE = 2  # a single character occurs in almost every text and buys nothing
@@ -44,7 +45,7 @@ class LazyPattern:
     @property
     def compiled(self) -> re.Pattern[str]:
         if self._compiled is None:
-            self._compiled = re.compile(self.pattern, self.flags)
+            self._compiled = compile_pattern(self.pattern, self.flags)
         return self._compiled
 
     def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
