@@ -16,32 +16,39 @@ def _newline(raw: bytes) -> bytes:
     return b"\r\n" if b"\r\n" in raw else b"\n"
 
 
-def _check(lines: list[bytes], number: int, expected: str) -> bytes:
-    if not 1 <= number <= len(lines):
-        raise RefusedError(f"MEMORY.md has no line {number} any more; index changed since plan")
-    line = lines[number - 1]
-    if line.rstrip(b"\r\n").decode("utf-8", errors="replace") != expected:
-        raise RefusedError(f"MEMORY.md line {number} changed since the plan; left as it is")
-    return line
+def _text(line: bytes) -> str:
+    return line.rstrip(b"\r\n").decode("utf-8", errors="replace")
+
+
+def _find(lines: list[bytes], number: int, expected: str) -> int:
+    """The 0-based position of the planned line: line `number` while it still reads
+    `expected`, else the copy of `expected` nearest to it. Withdrawals earlier in the same
+    pass remove index lines above it, which moves it up; the text is what identifies it."""
+    matches = [i for i, line in enumerate(lines) if _text(line) == expected]
+    if not matches:
+        raise RefusedError(f"MEMORY.md no longer has the line planned at {number} "
+                           "(index changed since the plan); left as it is")
+    return min(matches, key=lambda i: (abs(i - (number - 1)), i))
 
 
 def drop_line(raw: bytes, number: int, expected: str) -> bytes:
-    """Remove line `number` (1-based), which must still read `expected`."""
+    """Remove the line planned at `number` (1-based), found by its text `expected`."""
     lines = _lines(raw)
-    _check(lines, number, expected)
-    return b"".join(lines[:number - 1] + lines[number:])
+    at = _find(lines, number, expected)
+    return b"".join(lines[:at] + lines[at + 1:])
 
 
 def retarget_line(raw: bytes, number: int, expected: str, old: str, new: str) -> bytes:
-    """Point the link on line `number` at `new` instead of `old`."""
+    """Point the link on the line planned at `number` at `new` instead of `old`."""
     lines = _lines(raw)
-    line = _check(lines, number, expected)
+    at = _find(lines, number, expected)
+    line = lines[at]
     fixed = line.replace(f"]({old})".encode(), f"]({new})".encode(), 1)
     if fixed == line:
         fixed = line.replace(f"]: {old}".encode(), f"]: {new}".encode(), 1)
     if fixed == line:
-        raise RefusedError(f"MEMORY.md line {number}: link to {old} not found")
-    return b"".join([*lines[:number - 1], fixed, *lines[number:]])
+        raise RefusedError(f"MEMORY.md line {at + 1}: link to {old} not found")
+    return b"".join([*lines[:at], fixed, *lines[at + 1:]])
 
 
 def add_line(raw: bytes, line: str, section: str) -> bytes:

@@ -138,3 +138,12 @@ def test_bad_file_is_reported_left_alone_and_the_pass_goes_on(
     assert result.code == 2 and "broken.md" in result.err
     assert (demo_memory / "broken.md").read_bytes() == before
     assert (demo_memory / "deaccessioned").is_dir()  # the other entries were still pruned
+
+
+def test_without_a_repo_the_repairs_still_find_their_lines(cli: Cli, demo_memory: Path,
+                                                           tmp_path: Path) -> None:
+    """Withdrawals above the planted dangling line move it up before step 9 drops it."""
+    result = cli("run", demo_memory, "--yes", "--now", NOW, "--snapshot-dir", tmp_path / "s")
+    assert result.code == 0, result.err
+    assert "project_release_checklist.md" not in (demo_memory / "MEMORY.md").read_text()
+    assert cli("scan", demo_memory).code == 0
