@@ -17,7 +17,12 @@ from prune_memory.store.journal import pack
 from prune_memory.store.pruninglog import RegisterRow, next_register_id_in
 from prune_memory.store.stepkit import list_names, read_or_none, sha256
 from prune_memory.store.superseded import Superseded, free_slug, render_superseded, slugify
-from prune_memory.store.tombstone import TombstoneHeader, render_tombstone, tombstone_name
+from prune_memory.store.tombstone import (
+    IndexLineRecord,
+    TombstoneHeader,
+    render_tombstone,
+    tombstone_name,
+)
 
 NOT_APPLICABLE = "N/A"
 
@@ -101,28 +106,51 @@ def superseded_json(record: Superseded) -> dict[str, str]:
             "index_line": record.index_line()}
 
 
+@dataclass(frozen=True)
+class Withdrawal:
+    """What every withdrawal records, whether of a topic file or of an inline fact."""
+
+    register_id: str
+    tombstone: str
+    tombstone_data: bytes
+    superseded: Superseded | None
+    row: RegisterRow
+
+    def step_fields(self, manifest: Path, now: datetime) -> dict[str, Any]:
+        return {"register_id": self.register_id, "tombstone": self.tombstone,
+                "tombstone_sha256": sha256(self.tombstone_data),
+                "superseded": superseded_json(self.superseded) if self.superseded else None,
+                "row": list(self.row.cells()), "manifest": str(manifest),
+                "date": now.date().isoformat()}
+
+
+def plan_withdrawal(root: Path, current: Current, log_text: str, *, reason: str, rule: str,
+                    memory_class: str | None, now: datetime, ino: Inoculation | None,
+                    index_lines: tuple[IndexLineRecord, ...]) -> Withdrawal:
+    """Register id, tombstone name and bytes, counter-memory and register row of one
+    withdrawal of `current`."""
+    register_id = next_register_id_in(log_text, now.date().isoformat())
+    taken = {f"{TOMBSTONE_DIR}/{n}" for n in list_names(root / TOMBSTONE_DIR)}
+    tomb = tombstone_name(current.file, taken, register_id)
+    sup = superseded_record(root, current.file, ino, now, tomb) if ino else None
+    header = TombstoneHeader(
+        original_file=current.file, deaccessioned_at=now, reason=mask_text(reason), rule=rule,
+        register_id=register_id, original_sha256=current.sha256,
+        superseded_by=sup.file if sup else None, index_lines=index_lines)
+    row = RegisterRow(register_id, summary(current), entry_type(current, memory_class),
+                      mask_text(f"{rule}: {reason}"), tomb, sup.file if sup else NOT_APPLICABLE)
+    return Withdrawal(register_id, tomb, render_tombstone(header, current.raw), sup, row)
+
+
 def withdraw_step(root: Path, current: Current, log_text: str, *, reason: str, rule: str,
                   memory_class: str | None, manifest: Path, now: datetime,
                   ino: Inoculation | None = None) -> dict[str, Any]:
     """The journal record of one withdrawal (with its inoculation, if any)."""
-    day = now.date().isoformat()
-    register_id = next_register_id_in(log_text, day)
-    taken = {f"{TOMBSTONE_DIR}/{n}" for n in list_names(root / TOMBSTONE_DIR)}
-    tomb = tombstone_name(current.file, taken, register_id)
-    sup = superseded_record(root, current.file, ino, now, tomb) if ino else None
     _, records = indexedit.remove_entry(read_or_none(root / INDEX_FILE) or b"", current.file)
-    header = TombstoneHeader(
-        original_file=current.file, deaccessioned_at=now, reason=mask_text(reason), rule=rule,
-        register_id=register_id, original_sha256=current.sha256,
-        superseded_by=sup.file if sup else None, index_lines=records)
-    tomb_data = render_tombstone(header, current.raw)
-    head = tomb_data[: len(tomb_data) - len(current.raw)]  # the body stays out of the journal
-    row = RegisterRow(register_id, summary(current), entry_type(current, memory_class),
-                      mask_text(f"{rule}: {reason}"), tomb, sup.file if sup else NOT_APPLICABLE)
-    return {
-        "op": "withdraw", "file": current.file, "original_sha256": current.sha256,
-        "register_id": register_id, "tombstone": tomb, "tombstone_header": pack(head),
-        "tombstone_sha256": sha256(tomb_data), "index_lines": [r.to_json() for r in records],
-        "superseded": superseded_json(sup) if sup else None, "row": list(row.cells()),
-        "manifest": str(manifest), "date": day,
-    }
+    done = plan_withdrawal(root, current, log_text, reason=reason, rule=rule,
+                           memory_class=memory_class, now=now, ino=ino, index_lines=records)
+    data = done.tombstone_data
+    head = data[: len(data) - len(current.raw)]  # the body stays out of the journal
+    return {"op": "withdraw", "file": current.file, "original_sha256": current.sha256,
+            "tombstone_header": pack(head), "index_lines": [r.to_json() for r in records],
+            **done.step_fields(manifest, now)}

@@ -15,30 +15,17 @@ from pathlib import Path
 from typing import Any
 
 from prune_memory.errors import BadInputError, RefusedError
-from prune_memory.model import INDEX_FILE, TOMBSTONE_DIR, Entry
+from prune_memory.model import INDEX_FILE, Entry
 from prune_memory.plan import Inoculation
-from prune_memory.secrets.mask import mask_text
-from prune_memory.stages.apply_build import (
-    NOT_APPLICABLE,
-    Current,
-    entry_type,
-    summary,
-    superseded_json,
-    superseded_record,
-)
+from prune_memory.stages.apply_build import Current, plan_withdrawal
 from prune_memory.store import indexedit
 from prune_memory.store.index import parse_index
 from prune_memory.store.index_facts import fact_text, index_line_number, inline_facts
 from prune_memory.store.journal import pack
-from prune_memory.store.pruninglog import PruningLog, RegisterRow, next_register_id_in
+from prune_memory.store.pruninglog import PruningLog
 from prune_memory.store.snapshot import read_snapshot_file
-from prune_memory.store.stepkit import list_names, read_or_none, sha256
-from prune_memory.store.tombstone import (
-    IndexLineRecord,
-    TombstoneHeader,
-    render_tombstone,
-    tombstone_name,
-)
+from prune_memory.store.stepkit import read_or_none, sha256
+from prune_memory.store.tombstone import IndexLineRecord
 
 
 @dataclass(frozen=True)
@@ -104,29 +91,18 @@ def withdraw_line_step(root: Path, line: Line, log_text: str, *, reason: str, ru
                        memory_class: str | None, manifest: Path, now: datetime,
                        ino: Inoculation | None = None) -> dict[str, Any]:
     """The journal record of one inline fact's withdrawal (with its inoculation, if any)."""
-    day = now.date().isoformat()
-    register_id = next_register_id_in(log_text, day)
-    taken = {f"{TOMBSTONE_DIR}/{n}" for n in list_names(root / TOMBSTONE_DIR)}
-    tomb = tombstone_name(line.file, taken, register_id)
     said = fact_text(line.text)
-    sup = superseded_record(root, line.file, replace(ino, slug=ino.slug or said), now, tomb) \
-        if ino else None
-    header = TombstoneHeader(
-        original_file=line.file, deaccessioned_at=now, reason=mask_text(reason), rule=rule,
-        register_id=register_id, original_sha256=sha256(line.raw),
-        superseded_by=sup.file if sup else None, index_lines=(line.record,))
-    tomb_data = render_tombstone(header, line.raw)
     current = Current(file=line.file, raw=line.raw, sha256=sha256(line.raw), description=said,
                       memory_type=None)
-    row = RegisterRow(register_id, summary(current), entry_type(current, memory_class),
-                      mask_text(f"{rule}: {reason}"), tomb, sup.file if sup else NOT_APPLICABLE)
+    done = plan_withdrawal(root, current, log_text, reason=reason, rule=rule,
+                           memory_class=memory_class, now=now,
+                           ino=replace(ino, slug=ino.slug or said) if ino else None,
+                           index_lines=(line.record,))
     return {
         "op": "withdraw-line", "file": line.file, "line": line.text, "at": line.at,
-        "copies": line.copies, "original_sha256": sha256(line.raw), "register_id": register_id,
-        "tombstone": tomb, "tombstone_data": pack(tomb_data),
-        "tombstone_sha256": sha256(tomb_data), "index_lines": [line.record.to_json()],
-        "superseded": superseded_json(sup) if sup else None, "row": list(row.cells()),
-        "manifest": str(manifest), "date": day,
+        "copies": line.copies, "original_sha256": current.sha256,
+        "tombstone_data": pack(done.tombstone_data), "index_lines": [line.record.to_json()],
+        **done.step_fields(manifest, now),
     }
 
 
