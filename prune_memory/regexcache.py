@@ -27,6 +27,9 @@ try:
 except (ImportError, AttributeError):  # pragma: no cover - another interpreter
     _SECTION = None
 
+# What `_rebuild` raises on an entry that is not a program (`_sre` validates the code).
+_DAMAGED = (TypeError, ValueError, KeyError, IndexError, RuntimeError)
+
 
 def compile_pattern(pattern: str, flags: int = 0) -> re.Pattern[str]:
     """`re.compile(pattern, flags)`, without parsing or code generation when remembered."""
@@ -37,7 +40,7 @@ def compile_pattern(pattern: str, flags: int = 0) -> re.Pattern[str]:
     if known is not None:
         try:
             return _rebuild(pattern, known)
-        except (TypeError, ValueError, KeyError, IndexError, RuntimeError):
+        except _DAMAGED:
             pass  # a damaged entry: compile afresh and overwrite it
     compiled = re.compile(pattern, flags)
     program = _program(pattern, flags)
@@ -74,5 +77,5 @@ def _rebuild(pattern: str, program: list[Any]) -> re.Pattern[str]:
 def _matches(pattern: str, program: list[Any], compiled: re.Pattern[str]) -> bool:
     try:
         return _rebuild(pattern, program) == compiled
-    except (TypeError, ValueError, KeyError, IndexError, RuntimeError):
+    except _DAMAGED:
         return False
