@@ -29,6 +29,7 @@ from prune_memory.stages.apply_result import (
     WithdrawRequest,
     applied_from,
     result,
+    with_vault_note,
 )
 from prune_memory.stages.apply_session import recover, writing
 from prune_memory.stages.snapshot import Snapshot, require_snapshot
@@ -117,8 +118,9 @@ def _withdraw_one(root: Path, request: WithdrawRequest, snapshot: Snapshot, now:
     if outcome.status != "done":
         raise RefusedError(outcome.message)
     sup = step["superseded"]
-    return applied_from(outcome, register_id=step["register_id"], tombstone=step["tombstone"],
+    done = applied_from(outcome, register_id=step["register_id"], tombstone=step["tombstone"],
                         superseded=sup["file"] if sup else None)
+    return with_vault_note(done, step.get("vault"))
 
 
 def _inoculate_only(root: Path, file: str, ino: Inoculation, now: datetime,

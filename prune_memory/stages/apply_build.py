@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -11,7 +11,7 @@ from prune_memory.errors import BadInputError, FileLoadError, RefusedError
 from prune_memory.model import INDEX_FILE, OWN_FILES, TOMBSTONE_DIR
 from prune_memory.plan import Inoculation
 from prune_memory.secrets.mask import mask_text
-from prune_memory.store import indexedit
+from prune_memory.store import indexedit, vault
 from prune_memory.store.frontmatter_parse import memory_type, parse_memory_text
 from prune_memory.store.journal import pack
 from prune_memory.store.pruninglog import RegisterRow, next_register_id_in
@@ -108,20 +108,24 @@ def superseded_json(record: Superseded) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Withdrawal:
-    """What every withdrawal records, whether of a topic file or of an inline fact."""
+    """What every withdrawal records, whether of a topic file or of an inline fact.
+    `vault` is set when the original held a secret: the tombstone then keeps a redacted
+    body, and the original bytes are already in the private vault."""
 
     register_id: str
     tombstone: str
     tombstone_data: bytes
     superseded: Superseded | None
     row: RegisterRow
+    vault: Path | None = None
 
     def step_fields(self, manifest: Path, now: datetime) -> dict[str, Any]:
         return {"register_id": self.register_id, "tombstone": self.tombstone,
                 "tombstone_sha256": sha256(self.tombstone_data),
                 "superseded": superseded_json(self.superseded) if self.superseded else None,
                 "row": list(self.row.cells()), "manifest": str(manifest),
-                "date": now.date().isoformat()}
+                "date": now.date().isoformat(),
+                **({"vault": str(self.vault)} if self.vault else {})}
 
 
 def plan_withdrawal(root: Path, current: Current, log_text: str, *, reason: str, rule: str,
@@ -133,13 +137,25 @@ def plan_withdrawal(root: Path, current: Current, log_text: str, *, reason: str,
     taken = {f"{TOMBSTONE_DIR}/{n}" for n in list_names(root / TOMBSTONE_DIR)}
     tomb = tombstone_name(current.file, taken, register_id)
     sup = superseded_record(root, current.file, ino, now, tomb) if ino else None
+    kept = vault.put(root, current.raw) if vault.holds_secret(current.raw) else None
+    extras = (("vault", str(kept)),) if kept else ()
+    if sup is not None:
+        extras += (("superseded_sha256", sha256(render_superseded(sup))),)
     header = TombstoneHeader(
         original_file=current.file, deaccessioned_at=now, reason=mask_text(reason), rule=rule,
         register_id=register_id, original_sha256=current.sha256,
-        superseded_by=sup.file if sup else None, index_lines=index_lines)
+        superseded_by=sup.file if sup else None,
+        index_lines=_masked(index_lines) if kept else index_lines, extras=extras)
     row = RegisterRow(register_id, summary(current), entry_type(current, memory_class),
                       mask_text(f"{rule}: {reason}"), tomb, sup.file if sup else NOT_APPLICABLE)
-    return Withdrawal(register_id, tomb, render_tombstone(header, current.raw), sup, row)
+    body = vault.redact(current.raw) if kept else current.raw
+    return Withdrawal(register_id, tomb, render_tombstone(header, body), sup, row, kept)
+
+
+def _masked(records: tuple[IndexLineRecord, ...]) -> tuple[IndexLineRecord, ...]:
+    """Index-line records as a redacted tombstone may hold them: a line that carries the
+    secret itself (an inline fact) is masked; restore then places it by its old number."""
+    return tuple(replace(rec, text=mask_text(rec.text)) for rec in records)
 
 
 def withdraw_step(root: Path, current: Current, log_text: str, *, reason: str, rule: str,
@@ -150,7 +166,9 @@ def withdraw_step(root: Path, current: Current, log_text: str, *, reason: str, r
     done = plan_withdrawal(root, current, log_text, reason=reason, rule=rule,
                            memory_class=memory_class, now=now, ino=ino, index_lines=records)
     data = done.tombstone_data
-    head = data[: len(data) - len(current.raw)]  # the body stays out of the journal
+    # The body stays out of the journal; a redacted one holds no secret and goes in whole.
+    body = {"tombstone_data": pack(data)} if done.vault else \
+        {"tombstone_header": pack(data[: len(data) - len(current.raw)])}
     return {"op": "withdraw", "file": current.file, "original_sha256": current.sha256,
-            "tombstone_header": pack(head), "index_lines": [r.to_json() for r in records],
+            "index_lines": [r.to_json() for r in records], **body,
             **done.step_fields(manifest, now)}

@@ -12,7 +12,7 @@ from prune_memory.model import INDEX_FILE, Finding, FindingCode
 from prune_memory.stages.apply_line import is_index_line, restore_line_step, snapshot_line
 from prune_memory.stages.apply_result import ApplyResult, applied_from, result
 from prune_memory.stages.apply_session import writing
-from prune_memory.store import indexedit
+from prune_memory.store import indexedit, vault
 from prune_memory.store.pruninglog import PruningLog, RegisterRow, read_log
 from prune_memory.store.recovery import execute
 from prune_memory.store.snapshot import read_snapshot_file
@@ -82,11 +82,12 @@ def _message(source: Source) -> str:
 
 def _from_tombstone(root: Path, row: RegisterRow) -> Source | None:
     stone = read_tombstone(root, row.tombstone)
-    if stone is None or sha256(stone.original) != stone.header.original_sha256:
+    data = vault.original_of(root, stone) if stone is not None else None
+    if stone is None or data is None:
         return None
     head = stone.header
     records = tuple(replace(rec, seq=head.register_id) for rec in head.index_lines)
-    return Source(file=head.original_file, data=stone.original, records=records,
+    return Source(file=head.original_file, data=data, records=records,
                   superseded=head.superseded_by, where=row.tombstone,
                   ref={"tombstone": row.tombstone})
 

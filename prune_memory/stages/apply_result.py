@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from prune_memory.model import JSON, Finding
@@ -32,11 +32,13 @@ class Applied:
     register_id: str | None = None
     tombstone: str | None = None
     superseded: str | None = None
+    vault: str | None = None  # where the original went when it held a secret
 
     def to_json(self) -> JSON:
         return {"op": self.op, "file": self.file, "status": self.status,
                 "message": self.message, "register_id": self.register_id,
-                "tombstone": self.tombstone, "superseded": self.superseded}
+                "tombstone": self.tombstone, "superseded": self.superseded,
+                "vault": self.vault}
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,16 @@ class ApplyResult:
 def applied_from(outcome: StepOutcome, **extra: str | None) -> Applied:
     return Applied(op=outcome.op, file=outcome.file, status=outcome.status,
                    message=outcome.message, **extra)
+
+
+def with_vault_note(done: Applied, vault: str | None) -> Applied:
+    """A withdrawal whose original held a secret says where the bytes went, and what to do."""
+    if not vault:
+        return done
+    note = (f"; it held a secret, so the tombstone keeps a redacted copy and the original "
+            f"bytes are only in the private vault {vault} — rotate that credential: it was "
+            "readable in memory")
+    return replace(done, message=done.message + note, vault=vault)
 
 
 def protected_warning(root: Path, log: PruningLog) -> str | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from prune_memory.store import indexedit
+from prune_memory.store import indexedit, vault
 from prune_memory.store.journal import unpack
 from prune_memory.store.logedit import add_change_row, contains_row
 from prune_memory.store.pruninglog import ChangeRow
@@ -52,7 +52,7 @@ def restore_bytes(root: Path, step: Step) -> bytes:
     source = step["source"]
     if "tombstone" in source:
         stone = read_tombstone(root, source["tombstone"])
-        data = stone.original if stone else None
+        data = vault.original_of(root, stone) if stone else None
     else:
         data = read_snapshot_file(Path(source["snapshot"]), source["file"])
     if data is None or sha256(data) != step["original_sha256"]:
