@@ -31,6 +31,11 @@ MemoryDirArg = Annotated[
     typer.Argument(help="Memory directory. Default: the current git root's directory.",
                    show_default=False),
 ]
+MemoryDirOpt = Annotated[
+    Path | None,
+    typer.Option("--memory-dir", metavar="DIR",
+                 help="Memory directory (the same as giving MEMORY_DIR).", show_default=False),
+]
 ProjectOpt = Annotated[
     Path | None,
     typer.Option("--project", help="Find the memory directory Claude Code uses for this project."),
@@ -45,10 +50,15 @@ NowOpt = Annotated[
 ]
 
 
-def console(stderr: bool = False) -> Console:
-    """A rich console that respects NO_COLOR and plain pipes."""
-    return Console(stderr=stderr, no_color="NO_COLOR" in os.environ, highlight=False,
-                   soft_wrap=True)
+def console(stderr: bool = False, *, wrap: bool = False) -> Console:
+    """A rich console that respects NO_COLOR (no colour and no other styling either) and
+    plain pipes. Text is never read as markup: memories hold `[brackets]` of their own.
+    `wrap` breaks long lines at word boundaries to the terminal's width (the review)."""
+    plain = "NO_COLOR" in os.environ
+    if plain:
+        return Console(stderr=stderr, no_color=True, highlight=False, soft_wrap=not wrap,
+                       markup=False, color_system=None)
+    return Console(stderr=stderr, highlight=False, soft_wrap=not wrap, markup=False)
 
 
 def emit_json(data: Any) -> None:
@@ -70,14 +80,18 @@ def parse_now(value: str | None) -> datetime:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
-def resolve_memory_dir(memory_dir: Path | None, project: Path | None) -> Path:
-    """The directory named on the command line, by --project, or for the current git root."""
+def resolve_memory_dir(memory_dir: Path | None, project: Path | None,
+                       option: Path | None = None) -> Path:
+    """The directory named on the command line (MEMORY_DIR or --memory-dir), by --project,
+    or for the current git root. Every command names it these same ways."""
     from prune_memory.store.locate import memory_dir_for_project
 
-    if memory_dir is not None and project is not None:
-        raise BadInputError("give either MEMORY_DIR or --project, not both")
-    if memory_dir is not None:
-        return memory_dir
+    given = [g for g in (memory_dir, option, project) if g is not None]
+    if len(given) > 1:
+        raise BadInputError("name the memory directory once: MEMORY_DIR, --memory-dir or "
+                            "--project")
+    if memory_dir is not None or option is not None:
+        return memory_dir or option  # type: ignore[return-value]
     return memory_dir_for_project(project or Path.cwd())
 
 

@@ -47,13 +47,14 @@ ExpectOpt = Annotated[str | None, typer.Option(
 
 @app.command()
 def snapshot(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
+             dir_opt: MemoryDirOpt = None,
              snapshot_dir: SnapshotDirOpt = None, json: JsonOpt = False,
              now: NowOpt = None) -> None:
     """Copy the memory directory outside itself and verify the copy (MANIFEST.sha256).
 
     Example: prune-memory snapshot ~/.claude/projects/-home-me-app/memory
     """
-    root = resolve_memory_dir(memory_dir, project)
+    root = resolve_memory_dir(memory_dir, project, dir_opt)
     snap = take_snapshot(root, parse_now(now), snapshot_dir)
     if json:
         emit_json(snap.to_json())
@@ -78,7 +79,7 @@ def withdraw(file: FileArg, *, reason: ReasonOpt, rule: RuleOpt = "manual",
     request = WithdrawRequest(name, reason, rule, expected_sha256=expect_sha256)
     result = apply.withdraw(root, request, snapshot=snap, now=when)
     _log_single_step(root, snap, withdrawn=1, now=now)
-    _render(result, json)
+    render_result(result, json)
 
 
 @app.command()
@@ -113,7 +114,7 @@ def inoculate(file: FileArg, *,
                              expected_sha256=expect_sha256)
     if withdraw:
         _log_single_step(root, snap, withdrawn=1, now=now)
-    _render(result, json)
+    render_result(result, json)
 
 
 @app.command()
@@ -124,7 +125,7 @@ def protect(file: FileArg, *, reason: ReasonOpt, memory_dir: MemoryDirOpt = None
     Example: prune-memory protect decision_flat_layout.md --reason "rationale is not in git"
     """
     root, name = _locate(file, memory_dir, project)
-    _render(apply.protect(root, name, reason, now=parse_now(now)), json)
+    render_result(apply.protect(root, name, reason, now=parse_now(now)), json)
 
 
 @app.command()
@@ -135,30 +136,18 @@ def unprotect(file: FileArg, *, reason: ReasonOpt, memory_dir: MemoryDirOpt = No
     Example: prune-memory unprotect decision_flat_layout.md --reason "layout was replaced"
     """
     root, name = _locate(file, memory_dir, project)
-    _render(apply.unprotect(root, name, reason, now=parse_now(now)), json)
-
-
-@app.command()
-def restore(register_id: Annotated[str, typer.Argument(help="Register id, YYYY-MM-DD-NN.")],
-            memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
-            reason: Annotated[str, typer.Option(help="Why it comes back (logged).")] = "",
-            json: JsonOpt = False, now: NowOpt = None) -> None:
-    """Bring a withdrawn memory back byte for byte, with its index line.
-
-    Example: prune-memory restore 2026-11-29-03 ~/.claude/projects/-home-me-app/memory
-    """
-    root = resolve_memory_dir(memory_dir, project)
-    _render(apply.restore(root, register_id, now=parse_now(now), reason=reason), json)
+    render_result(apply.unprotect(root, name, reason, now=parse_now(now)), json)
 
 
 @app.command()
 def recover(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
+            dir_opt: MemoryDirOpt = None,
             json: JsonOpt = False) -> None:
     """Finish or roll back a step a crash interrupted; remove leftover temp files.
 
     Example: prune-memory recover ~/.claude/projects/-home-me-app/memory
     """
-    root = resolve_memory_dir(memory_dir, project)
+    root = resolve_memory_dir(memory_dir, project, dir_opt)
     done, notes = apply.recover(root)
     if json:
         emit_json({"steps": [vars(s) for s in done.steps],
@@ -179,7 +168,7 @@ def _locate(file: str, memory_dir: Path | None, project: Path | None) -> tuple[P
     """(memory directory, file name) from FILE and the optional directory options."""
     path = Path(file)
     if memory_dir is not None or project is not None:
-        return resolve_memory_dir(memory_dir, project), path.name
+        return resolve_memory_dir(None, project, memory_dir), path.name
     if path.parent != Path(".") or path.exists():
         return path.parent if path.parent != Path("") else Path("."), path.name
     return resolve_memory_dir(None, None), file
@@ -200,7 +189,7 @@ def _log_single_step(root: Path, snap: Snapshot, *, withdrawn: int, now: str | N
     write_audit(root, summary, snapshot=snap, now=parse_now(now))
 
 
-def _render(result: ApplyResult, as_json: bool) -> None:
+def render_result(result: ApplyResult, as_json: bool) -> None:
     for note in result.warnings:
         warn(f"warning: {note}")
     for finding in result.findings:

@@ -10,6 +10,7 @@ import typer
 from prune_memory.cli.common import (
     JsonOpt,
     MemoryDirArg,
+    MemoryDirOpt,
     NowOpt,
     ProjectOpt,
     RepoOpt,
@@ -40,14 +41,15 @@ def pass_options(root: Path, repo: Path | None, project: Path | None, now: str |
 
 
 @app.command()
-def plan(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None, repo: RepoOpt = None,
+def plan(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
+         dir_opt: MemoryDirOpt = None, repo: RepoOpt = None,
          json: JsonOpt = False, fmt: FormatOpt = Format.TABLE, now: NowOpt = None,
          config: ConfigOpt = None) -> None:
     """Show what a pass would do to every entry, with evidence; changes nothing.
 
     Example: prune-memory plan ~/.claude/projects/-home-me-app/memory --repo ~/app --json
     """
-    root = resolve_memory_dir(memory_dir, project)
+    root = resolve_memory_dir(memory_dir, project, dir_opt)
     result = build_plan(root, pass_options(root, repo, project, now, config))
     render_plan(result, Format.JSON if json else fmt)
     report_load_errors([LoadError(**e) for e in result.errors])

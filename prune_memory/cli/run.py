@@ -11,6 +11,7 @@ from rich.console import Console
 
 from prune_memory.cli.common import (
     MemoryDirArg,
+    MemoryDirOpt,
     NowOpt,
     ProjectOpt,
     RepoOpt,
@@ -29,7 +30,7 @@ from prune_memory.plan import Plan
 from prune_memory.report.formats import Format
 from prune_memory.report.summary import summary_view
 from prune_memory.stages.apply_session import writing
-from prune_memory.stages.passrun import PassReport, finish_pass, link_repairs, save_decisions
+from prune_memory.stages.passrun import PassReport, finish_pass, save_decisions
 from prune_memory.stages.review import ReviewSession, Verdict, auto_verdicts
 from prune_memory.stages.snapshot import take_snapshot
 from prune_memory.store.loader import load_memory_dir
@@ -43,14 +44,15 @@ SnapshotOpt = Annotated[Path | None, typer.Option(
 
 
 @app.command()
-def run(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None, repo: RepoOpt = None,
+def run(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
+        dir_opt: MemoryDirOpt = None, repo: RepoOpt = None,
         yes: YesOpt = False, dry_run: DryRunOpt = False, snapshot_dir: SnapshotOpt = None,
         now: NowOpt = None, config: ConfigOpt = None) -> None:
     """The whole pass: snapshot, classify, probe, check, decide, review, apply, log, scan.
 
     Example: prune-memory run --project ~/code/app --yes
     """
-    root = resolve_memory_dir(memory_dir, project)
+    root = resolve_memory_dir(memory_dir, project, dir_opt)
     if not (yes or dry_run or sys.stdin.isatty()):
         raise BadInputError("the review needs a terminal; use --yes to apply withdrawals "
                             "without asking, or --dry-run to see the plan")
@@ -84,13 +86,12 @@ def _decide(plan: Plan, root: Path, yes: bool) -> tuple[list[Verdict], list[JSON
     repairs = list(plan.reachability.get("repairs", []))
     if yes:
         verdicts = auto_verdicts(plan)[0]
-        return verdicts, repairs + link_repairs(plan, memdir, verdicts)
+        return verdicts, repairs
     out = console()
     session = ReviewSession.of(plan)
     run_review(session, {e.file: e.body for e in memdir.entries}, out)
     out.print(f"Decisions saved to {save_decisions(root, plan, session.decided())}")
     verdicts = [v for v in session.decided() if v.writes]
-    repairs += link_repairs(plan, memdir, verdicts)
     if repairs and not _confirm(out, f"Also apply {len(repairs)} reachability repairs?"):
         repairs = []
     if not (verdicts or repairs) or not _confirm(

@@ -10,6 +10,7 @@ from rich.table import Table
 from prune_memory.cli.common import (
     JsonOpt,
     MemoryDirArg,
+    MemoryDirOpt,
     ProjectOpt,
     app,
     console,
@@ -33,8 +34,8 @@ IgnoreCaseOpt = Annotated[
 
 @app.command("sweep")
 def sweep_command(memory_dir: MemoryDirArg = None, *, rename: RenameOpt,
-                  project: ProjectOpt = None, ignore_case: IgnoreCaseOpt = False,
-                  json: JsonOpt = False) -> None:
+                  project: ProjectOpt = None, dir_opt: MemoryDirOpt = None,
+                  ignore_case: IgnoreCaseOpt = False, json: JsonOpt = False) -> None:
     """After a rename: list every memory and index line that still says OLD, with the fix.
 
     Matches whole words, OLD inside paths, and OLD with dashes, underscores or dots swapped.
@@ -42,7 +43,7 @@ def sweep_command(memory_dir: MemoryDirArg = None, *, rename: RenameOpt,
 
     Example: prune-memory sweep --rename pebble=cairn --rename api/auth.py=api/auth/session.py
     """
-    memdir = load_memory_dir(resolve_memory_dir(memory_dir, project))
+    memdir = load_memory_dir(resolve_memory_dir(memory_dir, project, dir_opt))
     report = sweep(memdir, [parse_rename(r) for r in rename], ignore_case=ignore_case)
     if json:
         emit_json({"memory_dir": str(memdir.root), **report.to_json()})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -14,6 +15,7 @@ from prune_memory.secrets.mask import mask_text
 from prune_memory.store import indexedit, vault
 from prune_memory.store.frontmatter_parse import memory_type, parse_memory_text
 from prune_memory.store.journal import pack
+from prune_memory.store.linkedits import LinkEdit, plan_link_edits
 from prune_memory.store.pruninglog import RegisterRow, next_register_id_in
 from prune_memory.store.stepkit import list_names, read_or_none, sha256
 from prune_memory.store.superseded import Superseded, free_slug, render_superseded, slugify
@@ -36,6 +38,13 @@ class Current:
     sha256: str
     description: str
     memory_type: str | None
+    name: str = ""
+    body: str = ""
+
+    @property
+    def link_names(self) -> tuple[str, ...]:
+        """What `[[...]]` links in other memories call it: its `name`, and its file stem."""
+        return tuple(dict.fromkeys(n for n in (self.name, Path(self.file).stem) if n))
 
 
 def check_name(file: str) -> str:
@@ -63,11 +72,13 @@ def read_current(root: Path, file: str, expected_sha: str | None) -> Current:
         raise RefusedError(f"{file} changed since the plan (sha256 {expected_sha[:12]}… is now "
                            f"{digest[:12]}…); skipped")
     try:
-        meta = parse_memory_text(file, raw.decode("utf-8").removeprefix("\ufeff")).meta
+        parsed = parse_memory_text(file, raw.decode("utf-8").removeprefix("\ufeff"))
+        meta, body = parsed.meta, parsed.body
     except (UnicodeDecodeError, FileLoadError):
-        meta = {}
+        meta, body = {}, ""
     return Current(file=file, raw=raw, sha256=digest, description=str(meta.get("description")
-                   or ""), memory_type=memory_type(meta))
+                   or ""), memory_type=memory_type(meta), name=str(meta.get("name") or ""),
+                   body=body)
 
 
 def summary(current: Current) -> str:
@@ -118,9 +129,11 @@ class Withdrawal:
     superseded: Superseded | None
     row: RegisterRow
     vault: Path | None = None
+    link_edits: tuple[LinkEdit, ...] = ()
 
     def step_fields(self, manifest: Path, now: datetime) -> dict[str, Any]:
         return {"register_id": self.register_id, "tombstone": self.tombstone,
+                "link_edits": [edit.to_json() for edit in self.link_edits],
                 "tombstone_sha256": sha256(self.tombstone_data),
                 "superseded": superseded_json(self.superseded) if self.superseded else None,
                 "row": list(self.row.cells()), "manifest": str(manifest),
@@ -130,17 +143,23 @@ class Withdrawal:
 
 def plan_withdrawal(root: Path, current: Current, log_text: str, *, reason: str, rule: str,
                     memory_class: str | None, now: datetime, ino: Inoculation | None,
-                    index_lines: tuple[IndexLineRecord, ...]) -> Withdrawal:
-    """Register id, tombstone name and bytes, counter-memory and register row of one
-    withdrawal of `current`."""
+                    index_lines: tuple[IndexLineRecord, ...],
+                    spare: Collection[str] | None = None) -> Withdrawal:
+    """Register id, tombstone name and bytes, counter-memory, register row and link edits
+    of one withdrawal of `current`. `spare`: files whose `[[links]]` to it are left alone
+    (those leaving in the same batch); None leaves every file alone."""
     register_id = next_register_id_in(log_text, now.date().isoformat())
     taken = {f"{TOMBSTONE_DIR}/{n}" for n in list_names(root / TOMBSTONE_DIR)}
     tomb = tombstone_name(current.file, taken, register_id)
     sup = superseded_record(root, current.file, ino, now, tomb) if ino else None
     kept = vault.put(root, current.raw) if vault.holds_secret(current.raw) else None
-    extras = (("vault", str(kept)),) if kept else ()
+    edits = () if spare is None else plan_link_edits(
+        root, current.link_names, register_id=register_id, spare={*spare, current.file})
+    extras: tuple[tuple[str, Any], ...] = (("vault", str(kept)),) if kept else ()
     if sup is not None:
         extras += (("superseded_sha256", sha256(render_superseded(sup))),)
+    if edits:
+        extras += (("link_edits", [edit.to_json() for edit in edits]),)
     header = TombstoneHeader(
         original_file=current.file, deaccessioned_at=now, reason=mask_text(reason), rule=rule,
         register_id=register_id, original_sha256=current.sha256,
@@ -149,7 +168,7 @@ def plan_withdrawal(root: Path, current: Current, log_text: str, *, reason: str,
     row = RegisterRow(register_id, summary(current), entry_type(current, memory_class),
                       mask_text(f"{rule}: {reason}"), tomb, sup.file if sup else NOT_APPLICABLE)
     body = vault.redact(current.raw) if kept else current.raw
-    return Withdrawal(register_id, tomb, render_tombstone(header, body), sup, row, kept)
+    return Withdrawal(register_id, tomb, render_tombstone(header, body), sup, row, kept, edits)
 
 
 def _masked(records: tuple[IndexLineRecord, ...]) -> tuple[IndexLineRecord, ...]:
@@ -160,11 +179,13 @@ def _masked(records: tuple[IndexLineRecord, ...]) -> tuple[IndexLineRecord, ...]
 
 def withdraw_step(root: Path, current: Current, log_text: str, *, reason: str, rule: str,
                   memory_class: str | None, manifest: Path, now: datetime,
-                  ino: Inoculation | None = None) -> dict[str, Any]:
+                  ino: Inoculation | None = None,
+                  spare: Collection[str] | None = None) -> dict[str, Any]:
     """The journal record of one withdrawal (with its inoculation, if any)."""
     _, records = indexedit.remove_entry(read_or_none(root / INDEX_FILE) or b"", current.file)
     done = plan_withdrawal(root, current, log_text, reason=reason, rule=rule,
-                           memory_class=memory_class, now=now, ino=ino, index_lines=records)
+                           memory_class=memory_class, now=now, ino=ino, index_lines=records,
+                           spare=spare)
     data = done.tombstone_data
     # The body stays out of the journal; a redacted one holds no secret and goes in whole.
     body = {"tombstone_data": pack(data)} if done.vault else \

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from prune_memory.model import JSON, Finding
 from prune_memory.store.pruninglog import PruningLog
@@ -21,6 +22,7 @@ class WithdrawRequest:
     rule: str = "manual"
     expected_sha256: str | None = None
     memory_class: str | None = None
+    unlink: bool = True  # turn `[[links]]` to it in kept memories into words, reversibly
 
 
 @dataclass(frozen=True)
@@ -33,12 +35,13 @@ class Applied:
     tombstone: str | None = None
     superseded: str | None = None
     vault: str | None = None  # where the original went when it held a secret
+    linked: tuple[str, ...] = ()  # kept memories whose `[[links]]` to it were unlinked
 
     def to_json(self) -> JSON:
         return {"op": self.op, "file": self.file, "status": self.status,
                 "message": self.message, "register_id": self.register_id,
                 "tombstone": self.tombstone, "superseded": self.superseded,
-                "vault": self.vault}
+                "vault": self.vault, "linked": list(self.linked)}
 
 
 @dataclass(frozen=True)
@@ -71,7 +74,7 @@ class ApplyResult:
                 "findings": [f.to_json() for f in self.findings]}
 
 
-def applied_from(outcome: StepOutcome, **extra: str | None) -> Applied:
+def applied_from(outcome: StepOutcome, **extra: Any) -> Applied:
     return Applied(op=outcome.op, file=outcome.file, status=outcome.status,
                    message=outcome.message, **extra)
 

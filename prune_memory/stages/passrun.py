@@ -8,16 +8,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from prune_memory.model import JSON, MemoryDir
+from prune_memory.model import JSON
 from prune_memory.plan import Plan, PlanEntry
 from prune_memory.stages.apply_result import Applied, Skipped
 from prune_memory.stages.reachability import Reachability, scan
-from prune_memory.stages.resynthesis import Resynthesis, resynthesize, unlink_text
-from prune_memory.stages.review import WITHDRAWING_CHOICES, Verdict
+from prune_memory.stages.resynthesis import Resynthesis, resynthesize
+from prune_memory.stages.review import Verdict
 from prune_memory.stages.runpass import apply_verdicts, pending, record_audit
 from prune_memory.stages.snapshot import Snapshot
 from prune_memory.state import dir_key, state_subdir
-from prune_memory.store import atomic
+from prune_memory.store import atomic, passrecord
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.pruninglog import read_log
 
@@ -38,32 +38,12 @@ class PassReport:
         return sum(1 for a in self.applied if a.op in ops and a.status == "done")
 
 
-def link_repairs(plan: Plan, memdir: MemoryDir, verdicts: Sequence[Verdict]) -> list[JSON]:
-    """`[[name]]` links that the accepted withdrawals would leave pointing nowhere."""
-    leaving = {v.file for v in verdicts if v.choice in WITHDRAWING_CHOICES}
-    names = {e.name for e in plan.entries if e.file in leaving}
-    when = plan.now.date().isoformat()
-    out: list[JSON] = []
-    for entry in memdir.topics:
-        if entry.file in leaving:
-            continue
-        hit = sorted({lk.target for lk in entry.links if lk.target in names})
-        if not hit:
-            continue
-        body = entry.body
-        for name in hit:
-            body = unlink_text(body, name, None).replace("(withdrawn)", f"(withdrawn {when})")
-        out.append({"kind": "unlink-withdrawn", "file": entry.file, "sha256": entry.sha256,
-                    "proposed_text": body, "names": hit,
-                    "why": f"links {', '.join(f'[[{n}]]' for n in hit)}, withdrawn in this pass"})
-    return out
-
-
 def finish_pass(root: Path, plan: Plan, verdicts: Sequence[Verdict], repairs: Sequence[JSON],
                 *, snapshot: Snapshot, now: dt.datetime) -> PassReport:
     """Apply, audit, rescan and re-synthesise; returns everything the summary shows."""
     outcome = apply_verdicts(root, plan, verdicts, repairs, snapshot=snapshot, now=now)
     record_audit(root, plan, outcome, snapshot=snapshot, now=now)
+    record_pass(root, snapshot, now, outcome.applied)
     after_dir = load_memory_dir(root)
     register = [(r.register_id, r.tombstone) for r in read_log(root).rows]
     return PassReport(
@@ -72,6 +52,14 @@ def finish_pass(root: Path, plan: Plan, verdicts: Sequence[Verdict], repairs: Se
         pending=tuple(pending(plan, verdicts)), before=plan.reachability,
         after=scan(after_dir, register),
         resynthesis=resynthesize(plan, after_dir, outcome.applied))
+
+
+def record_pass(root: Path, snapshot: Snapshot, now: dt.datetime,
+                applied: Sequence[Applied]) -> None:
+    """Keep what this pass changed (under the state directory) so it can be undone whole."""
+    ids = tuple(a.register_id for a in applied if a.register_id and a.status == "done"
+                and a.op != "restore")
+    passrecord.save(root, snapshot.manifest, snapshot.path.name, now.date().isoformat(), ids)
 
 
 def save_decisions(root: Path, plan: Plan, verdicts: Sequence[Verdict]) -> Path:

@@ -8,7 +8,6 @@ from pathlib import Path
 
 from prune_memory.errors import PruneMemoryError
 from prune_memory.model import INDEX_FILE, JSON
-from prune_memory.stages import apply
 from prune_memory.stages.apply_result import Applied, ApplyResult, Skipped, applied_from
 from prune_memory.stages.apply_session import writing
 from prune_memory.stages.snapshot import Snapshot, require_snapshot
@@ -37,11 +36,6 @@ def apply_repairs(root: Path, repairs: Sequence[JSON], *, snapshot: Snapshot,
 
 def _apply_one(root: Path, repair: JSON, snapshot: Snapshot, now: datetime) -> Applied:
     kind = repair["kind"]
-    if kind == "unlink-withdrawn":
-        done = apply.update_entry(root, repair["file"], repair["proposed_text"],
-                                  reason=repair["why"], snapshot=snapshot, now=now,
-                                  expected_sha256=repair["sha256"], rule=RULE)
-        return done.applied[0]
     with writing(root):
         raw = read_or_none(root / INDEX_FILE) or b""
         if kind == "drop-dangling":

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from prune_memory.store import indexedit, vault
 from prune_memory.store.journal import unpack
+from prune_memory.store.linkedits import LinkEdit, revert_edit
 from prune_memory.store.logedit import add_change_row, contains_row
 from prune_memory.store.pruninglog import ChangeRow
 from prune_memory.store.snapshot import read_snapshot_file
@@ -17,6 +18,7 @@ from prune_memory.store.stepkit import (
     ensure_file,
     read_log_text,
     read_or_none,
+    remove_if,
     sha256,
     sha_or_none,
     write_log_text,
@@ -36,9 +38,28 @@ def run_restore(root: Path, step: Step) -> StepOutcome:
                            "content; nothing was restored — move it away and restore again")
     records = [IndexLineRecord.from_json(item) for item in step["index_lines"]]
     hints = [IndexLineRecord.from_json(item) for item in step.get("hints", [])]
+    drop_superseded(root, step)
     edit_index(root, lambda raw: indexedit.restore_lines(raw, records, hints))
-    _log_once(root, step["row"])
+    relink(root, step)
+    log_once(root, step["row"])
     return StepOutcome("restore", file, "done", step.get("message", ""))
+
+
+def drop_superseded(root: Path, step: Step) -> None:
+    """The counter-memory the withdrawal wrote, and its index line, go with the restore —
+    only while it holds exactly the bytes the withdrawal wrote (the step says so)."""
+    sup = step.get("superseded")
+    if not sup:
+        return
+    if sha_or_none(root / sup["file"]) == sup["sha256"]:
+        edit_index(root, lambda raw: indexedit.remove_entry(raw, sup["file"])[0])
+        remove_if(root / sup["file"], sup["sha256"])
+
+
+def relink(root: Path, step: Step) -> None:
+    """Put back the `[[links]]` the withdrawal turned into words in kept memories."""
+    for item in step.get("link_edits") or []:
+        revert_edit(root, LinkEdit.from_json(item))
 
 
 def restore_bytes(root: Path, step: Step) -> bytes:
@@ -70,7 +91,7 @@ def run_update(root: Path, step: Step) -> StepOutcome:
     elif current != step["after_sha256"]:
         return StepOutcome("update", file, "rolled-back",
                            f"{file} changed after the update began; left as it is now")
-    _log_once(root, step["row"])
+    log_once(root, step["row"])
     return StepOutcome("update", file, "done", "updated")
 
 
@@ -84,11 +105,11 @@ def run_inoculate(root: Path, step: Step) -> StepOutcome:
                            f"{sup['file']} appeared with other content; nothing was written")
     edit_index(root, lambda raw: indexedit.insert_after_entry(raw, step["file"],
                                                               sup["index_line"]))
-    _log_once(root, step["row"])
+    log_once(root, step["row"])
     return StepOutcome("inoculate", step["file"], "done", f"counter-memory {sup['file']}")
 
 
-def _log_once(root: Path, cells: list[str]) -> None:
+def log_once(root: Path, cells: list[str]) -> None:
     text = read_log_text(root)
     if not contains_row(text, tuple(cells)):
         write_log_text(root, add_change_row(text, ChangeRow(*cells)))

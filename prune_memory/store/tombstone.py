@@ -95,7 +95,7 @@ class TombstoneHeader:
 
     @property
     def is_update(self) -> bool:
-        return self.extra("change") == "update"
+        return bool(self.extra("change") == "update")
 
     @property
     def name(self) -> str:

@@ -28,6 +28,7 @@ def ran(cli: Cli, demo_memory: Path, demo_repo: Path, tmp_path: Path) -> tuple[P
                  "--snapshot-dir", snaps)
     assert result.code == 0, result.err
     assert "Pass summary" in result.out
+    (tmp_path / "run.out").write_text(result.out)
     return demo_memory, original, snaps
 
 
@@ -85,18 +86,49 @@ def test_audit_section_has_every_field(ran: tuple[Path, Path, Path]) -> None:
         assert key in audit.fields
 
 
-def test_restore_of_every_register_id_is_byte_identical(
+def memories(root: Path) -> dict[str, bytes]:
+    """Every topic file Claude reads as memory (not the index, not the log)."""
+    return {p.name: p.read_bytes() for p in root.glob("*.md")
+            if p.name not in ("MEMORY.md", "pruning-log.md")}
+
+
+def test_restore_of_every_register_id_gives_back_every_byte(
         cli: Cli, ran: tuple[Path, Path, Path]) -> None:
+    """Restore is the inverse of the whole withdrawal: file, index line, SUPERSEDED note."""
     memory, original, _ = ran
     rows = [r for a in read_log(memory).audits if a.date == "2026-11-29" for r in a.rows]
-    for row in rows:
-        result = cli("restore", row.register_id, memory, "--now", NOW)
+    for row in reversed(rows):
+        result = cli("restore", row.register_id, "--memory-dir", memory, "--now", NOW)
         assert result.code == 0, result.err
-        assert row.file is not None
-        digest = hashlib.sha256((memory / row.file).read_bytes()).hexdigest()
-        assert digest == hashlib.sha256((original / row.file).read_bytes()).hexdigest()
-    assert {e.file for e in load_memory_dir(original).topics} <= {
-        e.file for e in load_memory_dir(memory).topics}
+    now, then = memories(memory), memories(original)
+    assert {name: now[name] for name in then} == then
+    # Left: the counter-memory of the inoculation (no withdrawal, so no register id).
+    assert sorted(set(now) - set(then)) == ["superseded_project-api-errors-problem-details.md"]
+    index = (memory / "MEMORY.md").read_text().splitlines()
+    assert [ln for ln in (original / "MEMORY.md").read_text().splitlines()
+            if ".md)" in ln and "release_checklist" not in ln] == \
+        [ln for ln in index if ".md)" in ln and "project_log_format.md" not in ln
+         and "superseded_" not in ln]
+
+
+def test_run_yes_lists_and_restore_reverts_the_links_it_edits_in_kept_memories(
+        cli: Cli, demo_memory: Path, demo_repo: Path, tmp_path: Path) -> None:
+    note = demo_memory / "project_proxy_notes.md"
+    note.write_text("---\nname: proxy-notes\ndescription: Notes on the proxy setup\n"
+                    "type: project\n---\nThe proxy terminates TLS; see [[issue-42-session-"
+                    "expiry|the expiry bug]] and [[project_issue_42]] for what it broke.\n")
+    before = note.read_bytes()
+    result = cli("run", demo_memory, "--repo", demo_repo, "--yes", "--now", NOW,
+                 "--snapshot-dir", tmp_path / "snaps")
+    assert result.code == 0, result.err
+    text = note.read_text()
+    assert "[[" not in text and "the expiry bug (withdrawn, register 2026-11-29-" in text
+    said = " ".join(result.out.split())
+    assert "project_proxy_notes.md" in said and "[[links]]" in said
+    row = next(r for r in read_log(demo_memory).rows if r.file == "project_issue_42.md")
+    back = cli("restore", row.register_id, "--memory-dir", demo_memory, "--now", NOW)
+    assert back.code == 0, back.err
+    assert note.read_bytes() == before
 
 
 def test_dry_run_changes_nothing(cli: Cli, demo_memory: Path, demo_repo: Path) -> None:

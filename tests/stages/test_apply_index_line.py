@@ -219,9 +219,9 @@ def test_withdraw_and_inoculate_a_fact(memory: Path, snap: Snapshot) -> None:
     assert "- Deploys go out on Tuesdays" not in lines
     assert read_log(memory).rows[0].superseded_by == done.superseded
     restored = apply.restore(memory, done.register_id or "", now=NOW)
-    assert "was left in place" in restored.applied[0].message
-    lines = (memory / INDEX_FILE).read_text().splitlines()
-    assert lines.count("- Deploys go out on Tuesdays") == 1 and len(lines) == 11
+    assert "removed the SUPERSEDED file" in restored.applied[0].message
+    assert not (memory / done.superseded).exists()
+    assert (memory / INDEX_FILE).read_text() == SECTIONS
 
 
 def test_inoculate_only_and_update_of_a_fact_are_refused_clearly(memory: Path,

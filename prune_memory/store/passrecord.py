@@ -1,0 +1,114 @@
+"""What a pass changed, kept under the state directory so the whole pass can be undone.
+
+At the end of a pass the directory is compared with the pass's snapshot manifest: every
+file whose bytes differ, that the pass created, or that it removed is recorded with the
+hash it was left with. `undo` returns exactly those files to the snapshot's bytes — and
+only while each still holds what the pass left, so nothing written since is lost.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from prune_memory.state import dir_key, state_subdir
+from prune_memory.store import atomic
+from prune_memory.store.snapshot import read_manifest
+from prune_memory.store.stepkit import sha256
+
+RECORD_SUFFIX = ".pass.json"
+
+
+@dataclass(frozen=True)
+class PassRecord:
+    """One pass: its snapshot, when it ran, what it left (path → sha256, None = removed)."""
+
+    path: Path
+    manifest: str
+    date: str
+    stamp: str
+    after: dict[str, str | None]
+    register_ids: tuple[str, ...] = ()
+    undone: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"manifest": self.manifest, "date": self.date, "stamp": self.stamp,
+                "after": self.after, "register_ids": list(self.register_ids),
+                "undone": self.undone}
+
+
+def passes_dir(root: Path) -> Path:
+    return state_subdir("passes", dir_key(root))
+
+
+def tree_state(root: Path) -> dict[str, str]:
+    """sha256 of every regular file under `root` (relative posix path), temp files left out."""
+    found: dict[str, str] = {}
+    for folder, dirs, names in os.walk(root, followlinks=False):
+        dirs[:] = [d for d in dirs if not (Path(folder) / d).is_symlink()]
+        for name in names:
+            path = Path(folder) / name
+            if atomic.is_temp_name(name) or not stat.S_ISREG(os.lstat(path).st_mode):
+                continue
+            found[path.relative_to(root).as_posix()] = sha256(path.read_bytes())
+    return found
+
+
+def changes_since(root: Path, manifest: Path) -> dict[str, str | None]:
+    """Each file that differs from the snapshot now: its hash, or None when it is gone."""
+    before = read_manifest(manifest)
+    now = tree_state(root)
+    changed: dict[str, str | None] = {rel: digest for rel, digest in now.items()
+                                      if before.get(rel) != digest}
+    changed.update({rel: None for rel in before if rel not in now})
+    return changed
+
+
+def save(root: Path, manifest: Path, stamp: str, date: str,
+         register_ids: tuple[str, ...]) -> PassRecord:
+    """Record what the pass of `manifest` left behind."""
+    record = PassRecord(path=passes_dir(root) / f"{stamp}{RECORD_SUFFIX}",
+                        manifest=str(manifest), date=date, stamp=stamp,
+                        after=changes_since(root, manifest), register_ids=register_ids)
+    write(record)
+    return record
+
+
+def write(record: PassRecord) -> None:
+    atomic.atomic_write(record.path, json.dumps(record.to_json(), indent=1).encode("utf-8"))
+    record.path.chmod(0o600)
+
+
+def records(root: Path) -> list[PassRecord]:
+    """Every recorded pass of `root`, oldest first."""
+    found: list[PassRecord] = []
+    for path in sorted(passes_dir(root).glob(f"*{RECORD_SUFFIX}")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            found.append(PassRecord(
+                path=path, manifest=str(data["manifest"]), date=str(data["date"]),
+                stamp=str(data["stamp"]), after=dict(data["after"]),
+                register_ids=tuple(data.get("register_ids") or ()),
+                undone=data.get("undone")))
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # unreadable: never guessed at
+    return sorted(found, key=lambda r: (r.stamp, r.path.name))
+
+
+def archive(root: Path, record: PassRecord, now_stamp: str) -> Path:
+    """Copy what the pass left (files it changed or created, as they are now) to
+    `undone/<dir-key>/<stamp>/` before an undo replaces or removes them: nothing is lost."""
+    target = state_subdir("undone", dir_key(root), f"{record.stamp}-undone-{now_stamp}")
+    for rel, digest in sorted(record.after.items()):
+        if digest is None:
+            continue
+        data = (root / rel).read_bytes()
+        dest = target / rel
+        for parent in reversed(dest.relative_to(target).parents[:-1]):
+            (target / parent).mkdir(mode=0o700, exist_ok=True)
+        atomic.atomic_write(dest, data)
+    return target
