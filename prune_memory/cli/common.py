@@ -57,8 +57,20 @@ def console(stderr: bool = False, *, wrap: bool = False) -> Console:
     plain = "NO_COLOR" in os.environ
     if plain:
         return Console(stderr=stderr, no_color=True, highlight=False, soft_wrap=not wrap,
-                       markup=False, color_system=None)
-    return Console(stderr=stderr, highlight=False, soft_wrap=not wrap, markup=False)
+                       markup=False, emoji=False, color_system=None)
+    return Console(stderr=stderr, highlight=False, soft_wrap=not wrap, markup=False,
+                   emoji=False)
+
+
+def ask(out: Console, prompt: str) -> str:
+    """Read one answer. The prompt is plain text (memories hold brackets of their own),
+    broken at word boundaries with room left on its last line for what is typed."""
+    from prune_memory.report.wrapping import wrap
+
+    lines = wrap(prompt, out.width - 4)
+    for line in lines[:-1]:
+        out.print(line, soft_wrap=True)
+    return out.input(lines[-1] + " ", markup=False, emoji=False)
 
 
 def emit_json(data: Any) -> None:

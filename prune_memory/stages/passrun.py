@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,8 +15,7 @@ from prune_memory.stages.resynthesis import Resynthesis, resynthesize
 from prune_memory.stages.review import Verdict
 from prune_memory.stages.runpass import apply_verdicts, pending, record_audit
 from prune_memory.stages.snapshot import Snapshot
-from prune_memory.state import dir_key, state_subdir
-from prune_memory.store import atomic, passrecord
+from prune_memory.store import passrecord
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.pruninglog import read_log
 
@@ -33,6 +31,7 @@ class PassReport:
     before: JSON
     after: Reachability
     resynthesis: Resynthesis
+    undo: str = ""  # what `restore --pass` takes to undo this pass: its date, or its stamp
 
     def count(self, *ops: str) -> int:
         return sum(1 for a in self.applied if a.op in ops and a.status == "done")
@@ -43,7 +42,7 @@ def finish_pass(root: Path, plan: Plan, verdicts: Sequence[Verdict], repairs: Se
     """Apply, audit, rescan and re-synthesise; returns everything the summary shows."""
     outcome = apply_verdicts(root, plan, verdicts, repairs, snapshot=snapshot, now=now)
     record_audit(root, plan, outcome, snapshot=snapshot, now=now)
-    record_pass(root, snapshot, now, outcome.applied)
+    undo = record_pass(root, snapshot, now, outcome.applied)
     after_dir = load_memory_dir(root)
     register = [(r.register_id, r.tombstone) for r in read_log(root).rows]
     return PassReport(
@@ -51,26 +50,16 @@ def finish_pass(root: Path, plan: Plan, verdicts: Sequence[Verdict], repairs: Se
         skipped=tuple(outcome.skipped), warnings=tuple(outcome.warnings),
         pending=tuple(pending(plan, verdicts)), before=plan.reachability,
         after=scan(after_dir, register),
-        resynthesis=resynthesize(plan, after_dir, outcome.applied))
+        resynthesis=resynthesize(plan, after_dir, outcome.applied), undo=undo)
 
 
 def record_pass(root: Path, snapshot: Snapshot, now: dt.datetime,
-                applied: Sequence[Applied]) -> None:
-    """Keep what this pass changed (under the state directory) so it can be undone whole."""
+                applied: Sequence[Applied]) -> str:
+    """Keep what this pass changed (under the state directory) so it can be undone whole;
+    returns what `restore --pass` takes for it: the day, or the stamp when the day had more."""
     ids = tuple(a.register_id for a in applied if a.register_id and a.status == "done"
                 and a.op != "restore")
-    passrecord.save(root, snapshot.manifest, snapshot.path.name, now.date().isoformat(), ids)
-
-
-def save_decisions(root: Path, plan: Plan, verdicts: Sequence[Verdict]) -> Path:
-    """Keep the review's decisions under the state directory, applied or not."""
-    stamp = plan.now.strftime("%Y%m%dT%H%M%SZ")
-    path = state_subdir("reviews", dir_key(root)) / f"review-{stamp}.json"
-    data = {"memory_dir": str(root), "plan_now": plan.to_json()["now"],
-            "decisions": [{"file": v.file, "choice": v.choice.value, "reason": v.reason,
-                           "text": v.text,
-                           "inoculation": v.inoculation.to_json() if v.inoculation else None}
-                          for v in verdicts]}
-    atomic.atomic_write(path, json.dumps(data, indent=2).encode("utf-8"))
-    path.chmod(0o600)
-    return path
+    day = now.date().isoformat()
+    record = passrecord.save(root, snapshot.manifest, snapshot.path.name, day, ids)
+    same_day = [r for r in passrecord.records(root) if r.date == day and r.undone is None]
+    return day if len(same_day) == 1 else record.stamp

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -51,4 +52,5 @@ def _apply_one(root: Path, repair: JSON, snapshot: Snapshot, now: datetime) -> A
                                               if kind == "drop-dangling" else "")]
         step = {"op": "update", "file": INDEX_FILE, "before_sha256": sha256(raw),
                 "data": pack(new), "after_sha256": sha256(new), "row": row}
-        return applied_from(execute(root, step))
+        done = applied_from(execute(root, step))
+        return replace(done, message=f"{kind}: {repair['why']}")

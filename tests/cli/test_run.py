@@ -167,9 +167,13 @@ def test_bad_file_is_reported_left_alone_and_the_pass_goes_on(
     before = (demo_memory / "broken.md").read_bytes()
     result = cli("run", demo_memory, "--repo", demo_repo, "--yes", "--now", NOW,
                  "--snapshot-dir", tmp_path / "snaps")
-    assert result.code == 2 and "broken.md" in result.err
+    # Exit 2 means nothing changed; a pass that applied changes says so and exits 1.
+    assert result.code == 1 and "broken.md" in result.err
+    assert "passed over 1 unreadable file" in result.err and "rest of the pass" in result.err
     assert (demo_memory / "broken.md").read_bytes() == before
     assert (demo_memory / "deaccessioned").is_dir()  # the other entries were still pruned
+    dry = cli("run", demo_memory, "--repo", demo_repo, "--dry-run", "--now", NOW)
+    assert dry.code == 2  # nothing changed
 
 
 def test_without_a_repo_the_repairs_still_find_their_lines(cli: Cli, demo_memory: Path,
