@@ -17,6 +17,7 @@ from prune_memory.cli.common import (
     MemoryDirArg,
     NowOpt,
     ProjectOpt,
+    RepoOpt,
     app,
     console,
     emit_json,
@@ -24,10 +25,14 @@ from prune_memory.cli.common import (
     resolve_memory_dir,
     warn,
 )
+from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.stages import apply
 from prune_memory.stages.apply import ApplyResult, Inoculation, WithdrawRequest
 from prune_memory.stages.auditlog import AuditSummary, write_audit
+from prune_memory.stages.claudemd import read_claude_md
+from prune_memory.stages.inoculation_check import claude_md_conflict, field_problem
 from prune_memory.stages.snapshot import Snapshot, take_snapshot
+from prune_memory.store.locate import git_root
 from prune_memory.store.pruninglog import read_log
 
 FileArg = Annotated[str, typer.Argument(help="The memory file (a path, or a name inside "
@@ -95,7 +100,8 @@ def inoculate(file: FileArg, *,
                   "--withdraw", help="Also tombstone FILE (one register row names both).")]
               = False,
               rule: RuleOpt = "5i-abandoned-strategy", memory_dir: MemoryDirOpt = None,
-              project: ProjectOpt = None, snapshot_dir: SnapshotDirOpt = None,
+              project: ProjectOpt = None, repo: RepoOpt = None,
+              snapshot_dir: SnapshotDirOpt = None,
               expect_sha256: ExpectOpt = None, json: JsonOpt = False,
               now: NowOpt = None) -> None:
     """Write a SUPERSEDED counter-memory (and its index line) so FILE's pattern is not re-derived.
@@ -108,6 +114,7 @@ def inoculate(file: FileArg, *,
     snap = _fresh_snapshot(root, when, snapshot_dir)
     ino = Inoculation(pattern=pattern, evidence=evidence, abandonment_reason=reason,
                       do_not_rederive=do_not_rederive, period=period or "", slug=slug)
+    _check_note(ino, repo or git_root(project or Path.cwd()))
     request = WithdrawRequest(name, reason, rule, expected_sha256=expect_sha256) \
         if withdraw else None
     result = apply.inoculate(root, name, ino, snapshot=snap, now=when, withdraw=request,
@@ -162,6 +169,14 @@ def recover(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
         out.print(f"removed leftover temp file {temp}")
     if done.clean:
         out.print("nothing to recover")
+
+
+def _check_note(ino: Inoculation, repo: Path | None) -> None:
+    """No SUPERSEDED note of pasted-together fields, none that contradicts CLAUDE.md."""
+    if (problem := field_problem(ino)) is not None:
+        raise BadInputError(problem)
+    if (conflict := claude_md_conflict(ino, read_claude_md(repo, Path.home()))) is not None:
+        raise RefusedError(conflict)
 
 
 def _locate(file: str, memory_dir: Path | None, project: Path | None) -> tuple[Path, str]:

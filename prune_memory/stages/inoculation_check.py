@@ -21,6 +21,11 @@ MIN_PATTERN_WORDS = 3
 
 def inoculation_problem(ino: Inoculation, claude_md: Sequence[tuple[str, str]]) -> str | None:
     """Why this note must not be written, or None when it may."""
+    return field_problem(ino) or claude_md_conflict(ino, claude_md)
+
+
+def field_problem(ino: Inoculation) -> str | None:
+    """Empty fields, or one sentence pasted into every field."""
     fields = [ino.pattern, ino.evidence, ino.abandonment_reason, ino.do_not_rederive]
     if any(not field.strip() for field in fields):
         return "every field of a SUPERSEDED note needs text: pattern, evidence, reason, " \
@@ -28,6 +33,11 @@ def inoculation_problem(ino: Inoculation, claude_md: Sequence[tuple[str, str]]) 
     if len({" ".join(field.split()).casefold() for field in fields}) == 1:
         return "the SUPERSEDED fields are all the same text; say what was tried, what " \
                "happened, why it was dropped and what leads back to it"
+    return None
+
+
+def claude_md_conflict(ino: Inoculation, claude_md: Sequence[tuple[str, str]]) -> str | None:
+    """A CLAUDE.md line that still prescribes the pattern the note calls abandoned."""
     pattern = set(tokens(ino.pattern))
     if len(pattern) < MIN_PATTERN_WORDS:
         return None

@@ -45,10 +45,20 @@ class Superseded:
                 self.do_not_rederive, self.supersedes)
 
     def index_line(self) -> str:
-        """The MEMORY.md line that makes the counter-memory reachable."""
-        title = _shorten(self.pattern, 60).replace("]", ")").replace("[", "(")
-        hook = _shorten(self.do_not_rederive, 90)
+        """The MEMORY.md line that makes the counter-memory reachable: one link, to it,
+        whatever the fields hold (markdown that could open, close or add a link is defused)."""
+        title = _inert(_shorten(self.pattern, 60))
+        hook = _inert(_shorten(self.do_not_rederive, 90))
         return f"- [SUPERSEDED: {title}]({self.file}) — do not re-derive from: {hook}"
+
+
+# Characters that could end the link text early, start another link, a code span, an
+# escape or inline HTML; each becomes a look-alike that means nothing to markdown.
+_INERT = str.maketrans({"[": "(", "]": ")", "`": "'", "\\": "/", "<": "‹", ">": "›"})
+
+
+def _inert(text: str) -> str:
+    return text.translate(_INERT)
 
 
 def superseded_file(slug: str) -> str:

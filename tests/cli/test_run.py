@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 import subprocess
@@ -11,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.pruninglog import read_log
 from tests.conftest import CliResult, tree_hash
 

@@ -52,3 +52,17 @@ def test_slugs() -> None:
 
 def test_the_index_line_points_at_the_file() -> None:
     assert "](superseded_retry-forever.md)" in RECORD.index_line()
+
+
+@given(pattern=st.text(min_size=1, max_size=120), hook=st.text(min_size=1, max_size=120))
+def test_the_index_line_always_holds_exactly_one_link_to_the_note(pattern: str,
+                                                                  hook: str) -> None:
+    from dataclasses import replace
+
+    from prune_memory.store.index import parse_index
+
+    record = replace(RECORD, pattern=pattern, do_not_rederive=hook)
+    line = record.index_line()
+    (_, parsed) = parse_index(f"# Memory\n{line}\n".encode()).lines
+    assert [link.target for link in parsed.links] == [record.file]
+    assert parsed.links[0].text.startswith("SUPERSEDED: ")
