@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from string import Template
 
@@ -113,7 +114,9 @@ _KEYS = ("pattern", "period", "evidence", "abandonment_reason", "do_not_rederive
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    """One line of plain text: control characters (NUL, escapes…) become spaces."""
+    return " ".join("".join(" " if unicodedata.category(ch) == "Cc" else ch
+                            for ch in text).split())
 
 
 def _shorten(text: str, limit: int) -> str:
