@@ -21,10 +21,26 @@ app = typer.Typer(
     help="Keep Claude Code memory directories accurate and small: "
     "evidenced, reversible forgetting.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
+
+def _version(value: bool) -> None:
+    if value:
+        from prune_memory import __version__
+
+        typer.echo(f"prune-memory {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: Annotated[bool, typer.Option(
+        "--version", callback=_version, is_eager=True,
+        help="Print the version and exit.")] = False) -> None:
+    """Keep Claude Code memory directories accurate and small: evidenced, reversible
+    forgetting. Shell completion: prune-memory --install-completion."""
+
 
 MemoryDirArg = Annotated[
     Path | None,
@@ -73,7 +89,11 @@ def ask(out: Console, prompt: str) -> str:
     return out.input(lines[-1] + " ", markup=False, emoji=False)
 
 
-def emit_json(data: Any) -> None:
+def emit_json(data: Any, schema: str | None = None) -> None:
+    """Print JSON; `schema` tags it `prune-memory/<schema>@1` (references/schemas/ holds
+    each one's JSON Schema)."""
+    if schema is not None:
+        data = {"schema": f"prune-memory/{schema}@1", **data}
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
 
 

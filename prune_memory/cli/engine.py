@@ -62,7 +62,7 @@ def snapshot(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
     root = resolve_memory_dir(memory_dir, project, dir_opt)
     snap = take_snapshot(root, parse_now(now), snapshot_dir)
     if json:
-        emit_json(snap.to_json())
+        emit_json(snap.to_json(), "snapshot")
         return
     console().print(f"snapshot of {snap.files} files verified: {snap.manifest}")
     for link in snap.links:
@@ -158,7 +158,7 @@ def recover(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
     done, notes = apply.recover(root)
     if json:
         emit_json({"steps": [vars(s) for s in done.steps],
-                   "temps_removed": list(done.temps_removed), "notes": notes})
+                   "temps_removed": list(done.temps_removed), "notes": notes}, "recover")
         return
     for note in notes:
         warn(note)
@@ -210,7 +210,7 @@ def render_result(result: ApplyResult, as_json: bool) -> None:
     for finding in result.findings:
         warn(f"finding: {finding.message}")
     if as_json:
-        emit_json(result.to_json())
+        emit_json(result.to_json(), "change")
         return
     out = console()
     for done in result.applied:

@@ -50,7 +50,7 @@ def report_command(store: StoreArg, *, now: NowOpt = None,
     records = load_store(store)
     analysis = analyse(records, parse_now(now), near_threshold=near_threshold,
                        negations=negation_words(negations))
-    emit_json(report(records, analysis))
+    emit_json(report(records, analysis), "jsonl-report")
 
 
 @jsonl_app.command("prune")
@@ -76,7 +76,7 @@ def prune_command(
     outcome = plan_prune(records, analyse(records, parse_now(now)),
                          stale_threshold=stale_threshold, min_age_days=min_age_days)
     write_outcome(outcome, store, out, archive)
-    emit_json(outcome.summary())
+    emit_json(outcome.summary(), "jsonl-prune")
 
 
 @jsonl_app.command("verify")
@@ -113,7 +113,7 @@ def _print_results(results: list[CheckResult], field: str, *, as_json: bool) -> 
     passed = sum(result.passed for result in results)
     if as_json:
         emit_json({"passed": passed, "total": len(results),
-                   "checks": [result.to_json(field) for result in results]})
+                   "checks": [result.to_json(field) for result in results]}, "jsonl-verify")
         return
     for result in results:
         typer.echo(jsonlib.dumps(result.to_json(field), ensure_ascii=False))

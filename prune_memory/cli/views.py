@@ -44,7 +44,7 @@ def inventory(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
     moment = parse_now(now)
     inv = take_inventory(memdir, moment, reads=measured_reads(memdir.root, moment))
     if json:
-        emit_json(inv.to_json())
+        emit_json(inv.to_json(), "inventory")
     else:
         console().print(views.inventory_view(inv))
     report_load_errors(memdir.errors)
@@ -61,7 +61,7 @@ def scan(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
     memdir = load_memory_dir(resolve_memory_dir(memory_dir, project, dir_opt))
     reach = scan_reachability(memdir, _register(memdir.root))
     if json:
-        emit_json(reach.to_json())
+        emit_json(reach.to_json(), "scan")
     else:
         console().print(views.scan_view(reach))
     report_load_errors(memdir.errors)
@@ -80,7 +80,7 @@ def where(path: Annotated[Path | None, typer.Argument(help="Project path (defaul
     if json:
         emit_json({"project": str(loc.project), "git_root": str(loc.git_root or ""),
                    "name": loc.name, "memory_dir": str(loc.memory_dir), "source": loc.source,
-                   "exists": loc.exists})
+                   "exists": loc.exists}, "where")
     else:
         console().print(views.where_view(loc))
 
@@ -95,7 +95,7 @@ def status(projects_dir: Annotated[Path | None, typer.Argument(
     """
     rows = collect_status(projects_dir or projects_folder())
     if json:
-        emit_json([r.to_json() for r in rows])
+        emit_json({"projects": [r.to_json() for r in rows]}, "status")
     else:
         console().print(views.status_view(rows))
 
@@ -113,7 +113,7 @@ def due(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
     result = check_due(resolve_memory_dir(memory_dir, project, dir_opt), parse_now(now),
                        sessions=sessions, days=days)
     if json:
-        emit_json(result.to_json())
+        emit_json(result.to_json(), "due")
     else:
         console().print(("Due: " if result.due else "Not due: ") + result.why)
     if result.due:

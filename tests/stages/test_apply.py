@@ -291,3 +291,16 @@ def test_a_full_disk_stops_the_batch_and_recover_finishes_the_step(
     assert ids == ["2026-11-29-01", "2026-11-29-02", "2026-11-29-03"]
     assert rest.register_ids == ("2026-11-29-03",)
     assert not atomic.leftover_temps(memory)
+
+
+def test_protect_and_unprotect_are_idempotent(memory: Path) -> None:
+    apply.protect(memory, "project_auth.md", "rationale", now=NOW)
+    log = (memory / "pruning-log.md").read_bytes()
+    again = apply.protect(memory, "project_auth.md", "rationale", now=NOW)
+    assert again.applied[0].status == "unchanged"
+    assert (memory / "pruning-log.md").read_bytes() == log
+    apply.unprotect(memory, "project_auth.md", "reversed", now=NOW)
+    log = (memory / "pruning-log.md").read_bytes()
+    assert apply.unprotect(memory, "project_auth.md", "x", now=NOW).applied[0].status == \
+        "unchanged"
+    assert (memory / "pruning-log.md").read_bytes() == log
