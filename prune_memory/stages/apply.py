@@ -85,7 +85,8 @@ def inoculate(root: Path, file: str, inoculation: Inoculation, *, snapshot: Snap
 def update_entry(root: Path, file: str, body: str, *, reason: str, snapshot: Snapshot,
                  now: datetime, expected_sha256: str | None = None,
                  rule: str = "4-stale-known-correction", description: str | None = None,
-                 index_line: str | None = None, memory_class: str | None = None) -> ApplyResult:
+                 index_line: str | None = None, memory_class: str | None = None,
+                 pairs: tuple[tuple[str, str], ...] = ()) -> ApplyResult:
     """Rewrite an entry's body, description and index line together (`modified:` stamped);
     the earlier version is kept as a tombstone with a register id, so `restore` reverts it.
     Without an explicit description or index line, the body's corrections carry over."""
@@ -93,7 +94,7 @@ def update_entry(root: Path, file: str, body: str, *, reason: str, snapshot: Sna
     with writing(root) as notes:
         name = _topic_only(writable(root, file), "withdrawn, not rewritten in place")
         current = read_current(root, name, expected_sha256)
-        step = update_step(root, current, NewText(body, description, index_line),
+        step = update_step(root, current, NewText(body, description, index_line, pairs),
                            reason=reason, rule=rule, memory_class=memory_class,
                            log_text=read_log_text(root), manifest=snapshot.manifest, now=now)
         outcome = execute(root, step)

@@ -34,13 +34,14 @@ class NewText:
     body: str
     description: str | None = None
     index_line: str | None = None
+    pairs: tuple[tuple[str, str], ...] = ()  # corrections to carry besides the body's own
 
 
 def update_step(root: Path, current: Current, new: NewText, *, reason: str, rule: str,
                 memory_class: str | None, log_text: str, manifest: Path,
                 now: datetime) -> dict[str, Any]:
     """The journal record of one update of `current` to `new`."""
-    pairs = corrections(current.body, new.body)
+    pairs = [*new.pairs, *corrections(current.body, new.body)]
     described = new.description if new.description is not None \
         else carry(current.description, pairs)
     data = with_new_body(current.raw, new.body, iso_utc(now),

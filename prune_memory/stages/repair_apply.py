@@ -12,7 +12,7 @@ from prune_memory.model import INDEX_FILE, JSON
 from prune_memory.stages.apply_result import Applied, ApplyResult, Skipped, applied_from
 from prune_memory.stages.apply_session import writing
 from prune_memory.stages.snapshot import Snapshot, require_snapshot
-from prune_memory.store.indexrepair import add_line, drop_line, retarget_line
+from prune_memory.store.indexrepair import add_line, drop_line, retarget_line, rewrite_line
 from prune_memory.store.journal import pack
 from prune_memory.store.recovery import execute
 from prune_memory.store.stepkit import read_or_none, sha256
@@ -45,11 +45,14 @@ def _apply_one(root: Path, repair: JSON, snapshot: Snapshot, now: datetime) -> A
             new = retarget_line(raw, repair["line"], repair["text"], repair["from"], repair["to"])
         elif kind == "index-orphan":
             new = add_line(raw, repair["line"], repair["section"])
+        elif kind == "rename-line":
+            new = rewrite_line(raw, repair["line"], repair["text"], repair["to"])
         else:
             raise ValueError(f"unknown repair {kind!r}")
         row = [now.date().isoformat(), kind, f"`{INDEX_FILE}`", "N/A",
-               f"{RULE}: {repair['why']}" + (f" (was: {repair['text']})"
-                                              if kind == "drop-dangling" else "")]
+               f"{repair.get('rule', RULE)}: {repair['why']}" + (
+                   f" (was: {repair['text']})" if kind in ("drop-dangling", "rename-line")
+                   else "")]
         step = {"op": "update", "file": INDEX_FILE, "before_sha256": sha256(raw),
                 "data": pack(new), "after_sha256": sha256(new), "row": row}
         done = applied_from(execute(root, step))

@@ -32,7 +32,9 @@ def with_new_body(raw: bytes, body: str, stamp: str, description: str | None = N
     if description is not None:
         head = _described(head, description)
     head.append(f"modified: {stamp}")
-    return (bom + eol.join(["---", *head, "---", new_body])).encode("utf-8")
+    old_body = eol.join(lines[close + 1:])
+    gap = old_body[:len(old_body) - len(old_body.lstrip("\r\n"))]  # blank lines kept
+    return (bom + eol.join(["---", *head, "---", gap + new_body.lstrip("\r\n")])).encode("utf-8")
 
 
 def _described(head: list[str], description: str) -> list[str]:
