@@ -101,6 +101,9 @@ def test_the_write_commands_hold_their_schemas(cli: Cli, demo_memory: Path,
     assert len(listed["register"]) == 2
     check(cli("restore", "2026-11-29-02", "--memory-dir", memory, "--json", "--now", NOW),
           "change")
+    swept = check(cli("sweep", memory, "--rename", "pebble=cairn", "--apply", "--json",
+                      "--now", NOW), "sweep")
+    assert swept["applied"]["applied"][0]["register_id"]
     ran = cli("run", memory, "--repo", demo_repo, "--yes", "--now", NOW)
     assert ran.code == 0, ran.err
     undone = check(cli("restore", "--pass", "last", "--memory-dir", memory, "--json"), "undo")

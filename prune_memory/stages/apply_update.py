@@ -41,14 +41,9 @@ def update_step(root: Path, current: Current, new: NewText, *, reason: str, rule
                 memory_class: str | None, log_text: str, manifest: Path,
                 now: datetime) -> dict[str, Any]:
     """The journal record of one update of `current` to `new`."""
-    pairs = [*new.pairs, *corrections(current.body, new.body)]
-    described = new.description if new.description is not None \
-        else carry(current.description, pairs)
-    data = with_new_body(current.raw, new.body, iso_utc(now),
-                         described if described != current.description else None)
+    data, changes = rewritten(current, new, read_or_none(root / INDEX_FILE) or b"", now)
     register_id = next_register_id_in(log_text, now.date().isoformat())
     tomb = f"{TOMBSTONE_DIR}/{Path(current.file).stem}.{register_id}.md"
-    changes = _index_changes(read_or_none(root / INDEX_FILE) or b"", current.file, new, pairs)
     kept = vault.put(root, current.raw) if vault.holds_secret(current.raw) else None
     extras: tuple[tuple[str, Any], ...] = (("vault", str(kept)),) if kept else ()
     extras += (("change", "update"), ("updated_sha256", sha256(data)),
@@ -67,6 +62,17 @@ def update_step(root: Path, current: Current, new: NewText, *, reason: str, rule
             "tombstone_sha256": sha256(stone), **body, "register_id": register_id,
             "index_change": [list(change) for change in changes], "row": list(row.cells()),
             "manifest": str(manifest), "date": now.date().isoformat()}
+
+
+def rewritten(current: Current, new: NewText, index: bytes,
+              now: datetime) -> tuple[bytes, list[tuple[str, str]]]:
+    """The file's new bytes, and (old, new) for each of its index lines that changes."""
+    pairs = [*new.pairs, *corrections(current.body, new.body)]
+    described = new.description if new.description is not None \
+        else carry(current.description, pairs)
+    data = with_new_body(current.raw, new.body, iso_utc(now),
+                         described if described != current.description else None)
+    return data, _index_changes(index, current.file, new, pairs)
 
 
 def _index_changes(index: bytes, file: str, new: NewText,

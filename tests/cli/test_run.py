@@ -181,3 +181,16 @@ def test_without_a_repo_the_repairs_still_find_their_lines(cli: Cli, demo_memory
     assert result.code == 0, result.err
     assert "project_release_checklist.md" not in (demo_memory / "MEMORY.md").read_text()
     assert cli("scan", demo_memory).code == 0
+
+
+def test_plan_diff_shows_what_applying_would_write_and_changes_nothing(
+        cli: Cli, demo_memory: Path, demo_repo: Path) -> None:
+    before = tree_hash(demo_memory)
+    result = cli("plan", demo_memory, "--repo", demo_repo, "--diff", "--now", NOW)
+    assert result.code == 1  # like ruff --diff: something would change
+    out = result.out
+    assert "+The Python distribution is published as cairn-api" in out
+    assert "# withdraw project_dev_ports.md (3-duplicate)" in out
+    assert "--- a/MEMORY.md" in out and "-- [project_dev_ports.md](project_dev_ports.md)" in out
+    assert "ghp_DEMO" not in out
+    assert tree_hash(demo_memory) == before
