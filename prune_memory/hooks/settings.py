@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from prune_memory.errors import BadInputError
+from prune_memory.state import dir_key, state_subdir
 from prune_memory.store import atomic
 from prune_memory.store.locate import claude_home
 
@@ -35,6 +36,7 @@ Settings = dict[str, Any]
 class Scope(StrEnum):
     USER = "user"  # ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR)
     PROJECT = "project"  # <project>/.claude/settings.json
+    LOCAL = "local"  # <project>/.claude/settings.local.json (the user's own, not committed)
 
 
 @dataclass(frozen=True)
@@ -49,14 +51,17 @@ class FileChange:
 def settings_file(scope: Scope, project_dir: Path) -> Path:
     if scope is Scope.USER:
         return claude_home() / "settings.json"
-    return project_dir / ".claude" / "settings.json"
+    name = "settings.local.json" if scope is Scope.LOCAL else "settings.json"
+    return project_dir / ".claude" / name
 
 
 def hook_entries(gate_mode: str, memory_roots: Sequence[Path] = (),
-                 executable: str = DEFAULT_EXECUTABLE) -> dict[str, list[Settings]]:
-    """Our matcher groups, by hook event, exactly as they go into settings.json."""
+                 executable: str | Sequence[str] = DEFAULT_EXECUTABLE
+                 ) -> dict[str, list[Settings]]:
+    """Our matcher groups, by hook event, exactly as they go into settings.json.
+    `executable` is one program, or the words of a command (`python -m prune_memory`)."""
     roots = "".join(f" --memory-root {shlex.quote(str(root))}" for root in memory_roots)
-    exe = shlex.quote(executable)
+    exe = shlex.quote(executable) if isinstance(executable, str) else shlex.join(executable)
     gate = f"{exe} hook gate --mode {gate_mode}{roots}"
     read = f"{exe} hook record-read{roots}"
     return {
@@ -139,13 +144,16 @@ def read_settings(path: Path) -> Settings:
 
 
 def backup_path(path: Path, now: dt.datetime) -> Path:
-    """`settings.json.bak-<UTC timestamp>` beside the file, numbered when that name is taken."""
+    """`<name>.bak-<UTC timestamp>` under the state directory (`settings-backups/<key of
+    the file's folder>/`), never beside the file: a backup inside a repo gets committed.
+    Numbered when that name is taken."""
+    folder = state_subdir("settings-backups", dir_key(path.parent))
     stamp = now.astimezone(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
-    candidate = path.with_name(f"{path.name}.bak-{stamp}")
+    candidate = folder / f"{path.name}.bak-{stamp}"
     number = 1
     while candidate.exists():
         number += 1
-        candidate = path.with_name(f"{path.name}.bak-{stamp}-{number}")
+        candidate = folder / f"{path.name}.bak-{stamp}-{number}"
     return candidate
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from prune_memory.errors import BadInputError
 from prune_memory.hooks.settings import (
+    backup_path,
     hook_entries,
     install_hooks,
     is_ours,
@@ -18,6 +19,7 @@ from prune_memory.hooks.settings import (
     with_ours,
     without_ours,
 )
+from prune_memory.state import state_root
 
 NOW = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
 LATER = NOW + dt.timedelta(hours=1)
@@ -110,17 +112,20 @@ def test_install_is_idempotent(tmp_path: Path) -> None:
     again = install_hooks(path, ours(), LATER)
     assert not again.changed and again.backup is None
     assert path.read_bytes() == before
-    assert len(list(tmp_path.glob("settings.json.bak-*"))) == 1
+    assert len(list(backup_path(path, NOW).parent.glob("settings.json.bak-*"))) == 1
 
 
 def test_the_backup_holds_the_previous_bytes(tmp_path: Path) -> None:
     path = save(tmp_path / "settings.json", OTHERS)
     original = path.read_bytes()
     change = install_hooks(path, ours(), NOW)
-    assert change.backup == tmp_path / "settings.json.bak-20261129T120000Z"
+    assert change.backup is not None
+    assert change.backup.name == "settings.json.bak-20261129T120000Z"
     assert change.backup.read_bytes() == original
+    # Outside the folder of the file (a repo, for project settings): under the state dir.
+    assert tmp_path not in change.backup.parents and state_root() in change.backup.parents
     second = uninstall_hooks(path, NOW)  # same second: the name gets a number
-    assert second.backup == tmp_path / "settings.json.bak-20261129T120000Z-2"
+    assert second.backup == change.backup.with_name("settings.json.bak-20261129T120000Z-2")
 
 
 def test_reinstalling_with_another_mode_replaces_ours(tmp_path: Path) -> None:
