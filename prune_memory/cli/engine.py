@@ -31,6 +31,7 @@ from prune_memory.stages.apply import ApplyResult, Inoculation, WithdrawRequest
 from prune_memory.stages.auditlog import AuditSummary, write_audit
 from prune_memory.stages.claudemd import read_claude_md
 from prune_memory.stages.inoculation_check import claude_md_conflict, field_problem
+from prune_memory.stages.passrun import record_pass
 from prune_memory.stages.snapshot import Snapshot, take_snapshot
 from prune_memory.store.locate import git_root
 from prune_memory.store.pruninglog import read_log
@@ -83,7 +84,7 @@ def withdraw(file: FileArg, *, reason: ReasonOpt, rule: RuleOpt = "manual",
     snap = _fresh_snapshot(root, when, snapshot_dir)
     request = WithdrawRequest(name, reason, rule, expected_sha256=expect_sha256)
     result = apply.withdraw(root, request, snapshot=snap, now=when)
-    _log_single_step(root, snap, withdrawn=1, now=now)
+    _log_single_step(root, snap, result, now=now)
     render_result(result, json)
 
 
@@ -120,7 +121,7 @@ def inoculate(file: FileArg, *,
     result = apply.inoculate(root, name, ino, snapshot=snap, now=when, withdraw=request,
                              expected_sha256=expect_sha256)
     if withdraw:
-        _log_single_step(root, snap, withdrawn=1, now=now)
+        _log_single_step(root, snap, result, now=now)
     render_result(result, json)
 
 
@@ -197,11 +198,15 @@ def _fresh_snapshot(root: Path, when: datetime, snapshot_dir: Path | None) -> Sn
     return take_snapshot(root, when, snapshot_dir)
 
 
-def _log_single_step(root: Path, snap: Snapshot, *, withdrawn: int, now: str | None) -> None:
-    """A single-step command is its own small audit: one entry looked at, one withdrawn."""
+def _log_single_step(root: Path, snap: Snapshot, result: ApplyResult, *,
+                     now: str | None) -> None:
+    """A single-step command is its own small audit (one entry looked at, one withdrawn)
+    and its own pass, which `restore --pass` can undo."""
+    withdrawn = sum(1 for a in result.applied if a.op == "withdraw" and a.status == "done")
     summary = AuditSummary(entries_audited=1, withdrawn=withdrawn, updated=0,
                            protected=len(read_log(root).protected))
     write_audit(root, summary, snapshot=snap, now=parse_now(now))
+    record_pass(root, snap, parse_now(now), result.applied)
 
 
 def render_result(result: ApplyResult, as_json: bool) -> None:

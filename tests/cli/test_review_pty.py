@@ -117,6 +117,9 @@ def test_quit_resume_finish_and_undo_give_back_every_byte(
         assert f"{ids[file]} {file}" in flat
     assert str(demo_memory / "pruning-log.md") in flat
     assert tree_hash(demo_memory) != start
+    token = "ghp_DEMOfakeTOKENx7Qm2Lw9Rt4Yp8Zk3Vn6Bc1"  # the demo's fake CI token
+    assert not [p for p in demo_memory.rglob("*") if p.is_file() and
+                token.encode() in p.read_bytes()], "the withdrawn secret left the directory"
 
     undo = cli("restore", "--pass", "2026-11-29", "--memory-dir", demo_memory, "--now",
                "2026-11-30T08:00:00Z")
