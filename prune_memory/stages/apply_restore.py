@@ -18,12 +18,8 @@ from prune_memory.store.pruninglog import PruningLog, RegisterRow, read_log
 from prune_memory.store.recovery import execute
 from prune_memory.store.snapshot import read_snapshot_file
 from prune_memory.store.stepkit import sha256, sha_or_none
-from prune_memory.store.tombstone import (
-    IndexLineRecord,
-    Tombstone,
-    index_records,
-    read_tombstone,
-)
+from prune_memory.store.tombstone import IndexLineRecord, Tombstone, read_tombstone
+from prune_memory.store.tombstone_hints import index_records
 
 
 @dataclass(frozen=True)
