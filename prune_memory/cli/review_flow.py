@@ -21,7 +21,7 @@ from prune_memory.plan import Inoculation, Plan, PlanEntry
 from prune_memory.report.wrapping import labelled, wrap
 from prune_memory.stages.apply_result import Skipped
 from prune_memory.stages.inoculation_check import inoculation_problem
-from prune_memory.stages.review import ReviewSession, Verdict, auto_verdicts, tally
+from prune_memory.stages.review import Choice, ReviewSession, Verdict, auto_verdicts, tally
 from prune_memory.stages.review_state import (
     drop_session,
     load_session,
@@ -47,7 +47,8 @@ def auto_decide(plan: Plan, kept: Mapping[str, str],
     verdicts, refused = [], []
     for verdict in auto_verdicts(plan, kept)[0]:
         problem = inoculation_problem(verdict.inoculation, claude_md) \
-            if verdict.inoculation is not None and verdict.choice.value != "withdraw" else None
+            if verdict.inoculation is not None and verdict.choice is not Choice.WITHDRAW \
+            else None
         if problem is None:
             verdicts.append(verdict)
         else:

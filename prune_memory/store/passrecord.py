@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from prune_memory.state import dir_key, state_subdir
 from prune_memory.store import atomic
-from prune_memory.store.snapshot import read_manifest
+from prune_memory.store.snapshot import copied, read_manifest
 from prune_memory.store.stepkit import sha256
 
 RECORD_SUFFIX = ".pass.json"
@@ -46,13 +45,13 @@ def passes_dir(root: Path) -> Path:
 
 
 def tree_state(root: Path) -> dict[str, str]:
-    """sha256 of every regular file under `root` (relative posix path), temp files left out."""
+    """sha256 of every file under `root` a snapshot would copy (relative posix path)."""
     found: dict[str, str] = {}
     for folder, dirs, names in os.walk(root, followlinks=False):
         dirs[:] = [d for d in dirs if not (Path(folder) / d).is_symlink()]
         for name in names:
             path = Path(folder) / name
-            if atomic.is_temp_name(name) or not stat.S_ISREG(os.lstat(path).st_mode):
+            if not copied(name, os.lstat(path)):
                 continue
             found[path.relative_to(root).as_posix()] = sha256(path.read_bytes())
     return found

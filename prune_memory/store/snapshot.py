@@ -43,12 +43,18 @@ def copy_tree(source: Path, target: Path) -> CopiedTree:
             info = os.lstat(src)
             if stat.S_ISLNK(info.st_mode):
                 links.append(_copy_link(src, target / rel, Path(rel)))
-            elif stat.S_ISREG(info.st_mode) and not atomic.is_temp_name(name):
+            elif copied(name, info):
                 files[rel] = _copy_file(src, target / rel, info)
             else:
                 skipped.append(rel)
         atomic.fsync_dir(target / rel_dir)
     return CopiedTree(files=files, links=tuple(links), skipped=tuple(skipped))
+
+
+def copied(name: str, info: os.stat_result) -> bool:
+    """Whether a snapshot copies this file: regular files, not our own temp files. The undo
+    of a pass compares the directory with the snapshot by this same rule."""
+    return stat.S_ISREG(info.st_mode) and not atomic.is_temp_name(name)
 
 
 def _copy_file(src: Path, dst: Path, info: os.stat_result) -> str:
