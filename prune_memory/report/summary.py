@@ -65,9 +65,11 @@ def _changes(done: list[Applied]) -> list[tuple[str, str]]:
 
 def _pending(report: PassReport, refused: Sequence[Skipped]) -> list[tuple[str, str]]:
     items: list[tuple[str, str]] = []
-    for label, action in (("flagged", Action.FLAG), ("review", Action.REVIEW),
-                          ("to update", Action.UPDATE)):
-        files = [e.file for e in report.pending if e.action is action]
+    for label, actions in (("flagged", (Action.FLAG,)), ("review", (Action.REVIEW,)),
+                           ("to update", (Action.UPDATE,)),
+                           ("to withdraw", (Action.WITHDRAW, Action.WITHDRAW_INOCULATE)),
+                           ("inoculate", (Action.INOCULATE,))):
+        files = [e.file for e in report.pending if e.action in actions]
         if files:
             items.append((label, ", ".join(files)))
     items += [("skipped", f"{s.file}: {s.reason}") for s in (*refused, *report.skipped)]
