@@ -11,7 +11,7 @@ from prune_memory.report.wrapping import labelled, wrap
 from prune_memory.stages.apply_result import Applied, Skipped
 from prune_memory.stages.passrun import PassReport
 
-WIDE = 10  # the longest label, "SUPERSEDED"
+WIDE = 11  # the longest label, "to withdraw"
 
 
 def summary_lines(report: PassReport, root: Path, width: int,
