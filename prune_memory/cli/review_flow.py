@@ -133,9 +133,13 @@ def _saved(root: Path, session: ReviewSession, out: Console, now: dt.datetime,
     if not decided:
         out.print(f"{what} No decisions to save.")
         return
-    path = save_session(root, decided, now)
+    try:
+        path = save_session(root, decided, now)
+    except OSError as err:
+        out.print(f"{what} Your decisions could not be saved ({err.strerror or err}).")
+        return
     for line in wrap(f"{what} Your {len(decided)} decision(s) are saved in {path}; "
-                            "the next `prune-memory run` offers to resume them.", out.width):
+                     "the next `prune-memory run` offers to resume them.", out.width):
         out.print(line, soft_wrap=True)
 
 

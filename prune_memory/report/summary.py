@@ -28,6 +28,10 @@ def summary_lines(report: PassReport, root: Path, width: int,
     if report.undo:
         lines += wrap(f"Undo this pass: prune-memory restore --pass {report.undo} "
                       f"--memory-dir {root}", width, hang="  ")
+    else:
+        lines += wrap("This pass could not be recorded for a whole undo (the state "
+                      "directory is not writable); restore its register ids one by one.",
+                      width, hang="  ")
     return lines
 
 

@@ -60,6 +60,9 @@ def record_pass(root: Path, snapshot: Snapshot, now: dt.datetime,
     ids = tuple(a.register_id for a in applied if a.register_id and a.status == "done"
                 and a.op != "restore")
     day = now.date().isoformat()
-    record = passrecord.save(root, snapshot.manifest, snapshot.path.name, day, ids)
+    try:
+        record = passrecord.save(root, snapshot.manifest, snapshot.path.name, day, ids)
+    except OSError:
+        return ""  # everything is applied and logged; only the whole-pass undo is missing
     same_day = [r for r in passrecord.records(root) if r.date == day and r.undone is None]
     return day if len(same_day) == 1 else record.stamp

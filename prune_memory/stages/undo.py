@@ -73,7 +73,11 @@ def _undo(root: Path, record: PassRecord, now: datetime) -> Undone:
     if conflicts:
         return _one_by_one(root, record, tuple(conflicts), now)
     stamp = now.strftime("%Y%m%dT%H%M%SZ")
-    kept = passrecord.archive(root, record, stamp)
+    try:
+        kept = passrecord.archive(root, record, stamp)
+    except OSError as err:
+        raise RefusedError(f"cannot keep a copy of what the pass wrote "
+                           f"({err.strerror or err}); nothing was changed") from err
     assert before is not None
     snapshot = Path(record.manifest).parent
     files = [(rel, digest, before.get(rel)) for rel, digest in sorted(record.after.items())]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from prune_memory.errors import RefusedError
 from prune_memory.model import TOMBSTONE_DIR
 from prune_memory.secrets.base import SecretHit
 from prune_memory.secrets.mask import mask_text
@@ -37,13 +38,17 @@ def redact(data: bytes) -> bytes:
 
 def put(root: Path, data: bytes) -> Path:
     """Keep `data` in the vault of `root` (idempotent: named by its hash), 0600, verified."""
-    path = vault_dir(root) / sha256(data)
-    if (kept := read_or_none(path)) is not None and sha256(kept) == path.name:
-        return path
-    atomic.atomic_write(path, data)
-    os.chmod(path, 0o600)
-    if sha256(read_or_none(path) or b"") != path.name:
-        raise OSError(f"the vault copy {path} did not read back as written")
+    try:
+        path = vault_dir(root) / sha256(data)
+        if (kept := read_or_none(path)) is not None and sha256(kept) == path.name:
+            return path
+        atomic.atomic_write(path, data)
+        os.chmod(path, 0o600)
+        if sha256(read_or_none(path) or b"") != path.name:
+            raise OSError(f"the vault copy {path} did not read back as written")
+    except OSError as err:  # a full disk, a permission: refused before anything changed
+        raise RefusedError(f"cannot keep the original in the private vault "
+                           f"({err.strerror or err}); nothing was changed") from err
     return path
 
 

@@ -99,3 +99,27 @@ def test_a_vault_path_written_into_a_tombstone_by_hand_is_not_followed(
     decoy.write_bytes(b"x")
     assert vault.get(memory, vault.sha256(b"x"), str(decoy)) is None
     assert vault.get(memory, vault.sha256(b"x"), None) is None
+
+
+def test_a_vault_that_cannot_be_written_refuses_before_anything_changes(
+        memory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    from prune_memory.errors import RefusedError
+    from prune_memory.store import atomic
+    from tests.conftest import tree_hash
+
+    snap = take_snapshot(memory, NOW)
+    before = tree_hash(memory)
+    real = atomic.atomic_write
+
+    def full(path: Path, data: bytes) -> None:
+        if "vault" in path.parts:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(path, data)
+
+    monkeypatch.setattr(atomic, "atomic_write", full)
+    with pytest.raises(RefusedError, match="private vault"):
+        apply.withdraw(memory, WithdrawRequest("reference_ci.md", "leaked"), snapshot=snap,
+                       now=NOW)
+    assert tree_hash(memory) == before
