@@ -148,7 +148,7 @@ def test_ctrl_c_and_ctrl_d_save_the_review(demo_memory: Path, demo_repo: Path,
     child.expect_exact("?]")
     child.sendeof()
     child.expect_exact("saved")
-    finish(child)
+    check_screen(finish(child), 80)
     assert child.exitstatus == 0 and tree_hash(demo_memory) == start
 
 
