@@ -104,9 +104,11 @@ def _exit(report: PassReport, errors: tuple[JSON, ...]) -> None:
     files says so and exits 1 (findings need attention), as the README defines."""
     for item in report.skipped:
         print(f"prune-memory: skipped {item.file}: {item.reason}", file=sys.stderr)
+    if report.undo_problem:
+        print(f"prune-memory: {report.undo_problem}", file=sys.stderr)
     if errors:  # the pass wrote its audit at least: not "nothing changed"
         print(f"prune-memory: passed over {len(errors)} unreadable file(s) listed above; the "
               "rest of the pass was applied — fix them and run again", file=sys.stderr)
         raise typer.Exit(ExitCode.FINDINGS)
-    if any(s.code == ExitCode.REFUSED for s in report.skipped):
+    if report.undo_problem or any(s.code == ExitCode.REFUSED for s in report.skipped):
         raise typer.Exit(ExitCode.REFUSED)

@@ -29,8 +29,7 @@ def summary_lines(report: PassReport, root: Path, width: int,
         lines += wrap(f"Undo this pass: prune-memory restore --pass {report.undo} "
                       f"--memory-dir {root}", width, hang="  ")
     else:
-        lines += wrap("This pass could not be recorded for a whole undo (the state "
-                      "directory is not writable); restore its register ids one by one.",
+        lines += wrap("This pass cannot be undone whole; restore its register ids one by one.",
                       width, hang="  ")
     return lines
 

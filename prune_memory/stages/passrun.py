@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from prune_memory.errors import RefusedError
 from prune_memory.model import JSON
 from prune_memory.plan import Plan, PlanEntry
 from prune_memory.stages.apply_result import Applied, Skipped
@@ -32,6 +33,7 @@ class PassReport:
     after: Reachability
     resynthesis: Resynthesis
     undo: str = ""  # what `restore --pass` takes to undo this pass: its date, or its stamp
+    undo_problem: str = ""  # why the pass could not be recorded for a whole undo
 
     def count(self, *ops: str) -> int:
         return sum(1 for a in self.applied if a.op in ops and a.status == "done")
@@ -42,7 +44,10 @@ def finish_pass(root: Path, plan: Plan, verdicts: Sequence[Verdict], repairs: Se
     """Apply, audit, rescan and re-synthesise; returns everything the summary shows."""
     outcome = apply_verdicts(root, plan, verdicts, repairs, snapshot=snapshot, now=now)
     record_audit(root, plan, outcome, snapshot=snapshot, now=now)
-    undo = record_pass(root, snapshot, now, outcome.applied)
+    try:
+        undo, problem = record_pass(root, snapshot, now, outcome.applied), ""
+    except RefusedError as err:
+        undo, problem = "", str(err)
     after_dir = load_memory_dir(root)
     register = [(r.register_id, r.tombstone) for r in read_log(root).rows]
     return PassReport(
@@ -50,7 +55,8 @@ def finish_pass(root: Path, plan: Plan, verdicts: Sequence[Verdict], repairs: Se
         skipped=tuple(outcome.skipped), warnings=tuple(outcome.warnings),
         pending=tuple(pending(plan, verdicts)), before=plan.reachability,
         after=scan(after_dir, register),
-        resynthesis=resynthesize(plan, after_dir, outcome.applied), undo=undo)
+        resynthesis=resynthesize(plan, after_dir, outcome.applied), undo=undo,
+        undo_problem=problem)
 
 
 def record_pass(root: Path, snapshot: Snapshot, now: dt.datetime,
@@ -62,7 +68,9 @@ def record_pass(root: Path, snapshot: Snapshot, now: dt.datetime,
     day = now.date().isoformat()
     try:
         record = passrecord.save(root, snapshot.manifest, snapshot.path.name, day, ids)
-    except OSError:
-        return ""  # everything is applied and logged; only the whole-pass undo is missing
+    except OSError as err:  # everything is applied and logged; only the whole undo is missing
+        raise RefusedError(f"could not record the pass for a whole undo ({err.strerror or err}"
+                           f"{f': {err.filename}' if err.filename else ''}); every change is "
+                           "applied and logged — restore its register ids one by one") from err
     same_day = [r for r in passrecord.records(root) if r.date == day and r.undone is None]
     return day if len(same_day) == 1 else record.stamp
