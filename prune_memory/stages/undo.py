@@ -66,8 +66,11 @@ def undo_passes(root: Path, which: str, *, now: datetime) -> list[Undone]:
 
 def _undo(root: Path, record: PassRecord, now: datetime) -> Undone:
     before = read_manifest(Path(record.manifest)) if Path(record.manifest).is_file() else None
-    conflicts = [rel for rel, digest in sorted(record.after.items())
-                 if sha_or_none(root / rel) != digest]
+    now_there = {rel: sha_or_none(root / rel) for rel in record.after}
+    if before is not None and all(now_there[rel] == before.get(rel) for rel in now_there):
+        passrecord.write(replace(record, undone=iso_utc(now)))  # undone before a crash
+        return Undone(record.stamp, record.date, tuple(record.after), archive="(done before)")
+    conflicts = [rel for rel, digest in sorted(record.after.items()) if now_there[rel] != digest]
     if before is None:
         conflicts.append(f"the snapshot {record.manifest} is gone")
     if conflicts:

@@ -74,3 +74,51 @@ def test_something_written_since_is_kept_and_each_id_is_restored(memory: Path) -
     assert index.endswith("- A fact Claude wrote after the pass\n") and "superseded_" not in index
     assert {c.register_id for c in read_log(memory).changes if c.change == "restored"} == {
         "2026-11-29-01", "2026-11-29-02"}
+
+
+class Killed(BaseException):
+    """Stands in for SIGKILL at an exact point: nothing after it runs."""
+
+
+def killed_undo(memory: Path, budget: int, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """Undo the last pass, 'killed' at file operation `budget`; True if it finished."""
+    from prune_memory.store import atomic
+
+    calls = {"n": 0}
+    write, remove = atomic.atomic_write, atomic.remove_file
+
+    def gate() -> None:
+        calls["n"] += 1
+        if calls["n"] > budget:
+            raise Killed
+
+    with monkeypatch.context() as patch:
+        patch.setattr(atomic, "atomic_write", lambda p, d: (gate(), write(p, d))[1])
+        patch.setattr(atomic, "remove_file", lambda p: (gate(), remove(p))[1])
+        try:
+            undo_passes(memory, "last", now=LATER)
+        except Killed:
+            return False
+    return True
+
+
+def test_an_undo_killed_at_any_file_operation_finishes_on_recover(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for budget in range(40):
+        memory = write_tree(tmp_path / f"m{budget}", {
+            "MEMORY.md": "# M\n- [Auth](project_auth.md) — a\n- [Hub](project_hub.md) — h\n",
+            "project_auth.md": topic("auth", "JWT in cookies"),
+            "project_hub.md": topic("hub", "See [[auth]].")})
+        start = tree_hash(memory)
+        snap = take_snapshot(memory, NOW)
+        done = apply.withdraw(memory, WithdrawRequest("project_auth.md", "x"), snapshot=snap,
+                              now=NOW)
+        record_pass(memory, snap, NOW, done.applied)
+        finished = killed_undo(memory, budget, monkeypatch)
+        apply.recover(memory)  # finishes the journalled step, if it had started
+        if restorable(memory).passes:  # killed before it was journalled: run it again
+            undo_passes(memory, "last", now=LATER)
+        assert tree_hash(memory) == start and restorable(memory).passes == ()
+        if finished:
+            return
+    pytest.fail("the undo never finished within 40 file operations")
