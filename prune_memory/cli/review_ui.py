@@ -125,6 +125,8 @@ def _accept(entry: PlanEntry, review: Review) -> None:
                    "or e (? explains each).")
     elif verdict.choice in (Choice.WITHDRAW_INOCULATE, Choice.INOCULATE):
         _inoculate(entry, review, verdict.choice)
+    elif verdict.choice is Choice.UPDATE:
+        _update(entry, review)
     else:
         review.session.decide(verdict)
 
