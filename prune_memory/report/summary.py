@@ -11,7 +11,7 @@ from prune_memory.stages.passrun import PassReport
 
 
 def _reach_counts(data: dict[str, object]) -> str:
-    keys = ("dangling", "orphaned", "degraded", "wiki_missing", "unloaded")
+    keys = ("dangling", "outside", "orphaned", "degraded", "wiki_missing", "unloaded")
     return ", ".join(f"{k} {len(data.get(k, []))}" for k in keys)  # type: ignore[arg-type]
 
 

@@ -11,6 +11,7 @@ from frontmatter.default_handlers import YAMLHandler
 
 from prune_memory.errors import FileLoadError
 from prune_memory.model import JSON
+from prune_memory.store.lenient_yaml import read_lenient
 
 _HANDLER = YAMLHandler()
 # A memory's frontmatter holds a handful of values. YAML aliases let a few hundred bytes
@@ -26,6 +27,7 @@ class ParsedFile:
     meta: JSON
     body: str
     has_frontmatter: bool
+    lenient: bool = False  # the YAML was not strict; read line by line, as Claude Code does
 
 
 def parse_memory_text(name: str, text: str) -> ParsedFile:
@@ -39,7 +41,7 @@ def parse_memory_text(name: str, text: str) -> ParsedFile:
     try:
         meta = yaml.load(raw_meta, Loader=_SAFE_LOADER)
     except yaml.YAMLError as err:
-        raise FileLoadError(name, f"malformed YAML frontmatter: {_first_line(err)}") from err
+        return _lenient(name, raw_meta, body, err)
     except RecursionError as err:
         raise FileLoadError(name, "frontmatter nests too deeply") from err
     if meta is None:
@@ -51,6 +53,15 @@ def parse_memory_text(name: str, text: str) -> ParsedFile:
     except ValueError as err:
         raise FileLoadError(name, f"frontmatter {err}") from err
     return ParsedFile(meta=safe, body=body.strip(), has_frontmatter=True)
+
+
+def _lenient(name: str, raw_meta: str, body: str, err: yaml.YAMLError) -> ParsedFile:
+    """Strict YAML failed: read `key: value` lines instead, or report the file when even
+    that finds no key at all (then it is not frontmatter Claude Code could read either)."""
+    meta = read_lenient(raw_meta)
+    if not meta:
+        raise FileLoadError(name, f"malformed YAML frontmatter: {_first_line(err)}") from err
+    return ParsedFile(meta=meta, body=body.strip(), has_frontmatter=True, lenient=True)
 
 
 def memory_type(meta: JSON) -> str | None:
