@@ -48,6 +48,7 @@ class Config:
     """Everything the user configured; an empty Config is the built-in behaviour."""
 
     count_rules: tuple[CountRule, ...] = ()
+    trusted: frozenset[str] = frozenset()  # evidence classes applied without review
     source: Path | None = None
     raw: Mapping[str, Any] = field(default_factory=dict)
 
@@ -93,7 +94,24 @@ def parse_config(text: str, source: Path | None = None) -> Config:
     if not isinstance(rules, list):
         raise BadInputError(f"{where}: `count` must be an array of tables: [[count]]")
     parsed = tuple(_count_rule(item, number, where) for number, item in enumerate(rules, 1))
-    return Config(count_rules=parsed, source=source, raw=data)
+    return Config(count_rules=parsed, trusted=_trusted(data.get("automation", {}), where),
+                  source=source, raw=data)
+
+
+def _trusted(table: object, where: str) -> frozenset[str]:
+    """`[automation] trust = [...]`: evidence classes the user accepts without review."""
+    from prune_memory.stages.evidence_class import EVIDENCE_CLASSES
+
+    if not isinstance(table, dict):
+        raise BadInputError(f"{where}: `automation` must be a table: [automation]")
+    names = table.get("trust", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise BadInputError(f"{where}: [automation] trust must be a list of class names")
+    unknown = sorted(set(names) - EVIDENCE_CLASSES)
+    if unknown:
+        raise BadInputError(f"{where}: [automation] trust: unknown evidence class(es) "
+                            f"{', '.join(unknown)}; known: {', '.join(sorted(EVIDENCE_CLASSES))}")
+    return frozenset(names)
 
 
 def _count_rule(item: object, number: int, where: str) -> CountRule:

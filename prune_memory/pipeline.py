@@ -34,8 +34,11 @@ from prune_memory.stages.inoculation import find_abandoned_strategy
 from prune_memory.stages.inventory import Inventory, take_inventory
 from prune_memory.stages.planbuild import assemble_plan
 from prune_memory.stages.reachability import scan
+from prune_memory.stages.saidgone import check_said_gone
+from prune_memory.stages.sessions import session_log_finding
 from prune_memory.stages.staleness import StalenessReport, probe_staleness
 from prune_memory.stages.utility import check_utility
+from prune_memory.stages.valueclash import check_values
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.pruninglog import PruningLog, read_log
 
@@ -66,8 +69,8 @@ def build_plan(root: Path, options: PassOptions, progress: Progress = _quiet) ->
     progress("classify")
     inventory = take_inventory(memdir, options.now, options.reads)
     progress("staleness")
-    staleness = probe_staleness(memdir, options.repo, options.now,
-                                load_config(options.config, options.repo))
+    config = load_config(options.config, options.repo)
+    staleness = probe_staleness(memdir, options.repo, options.now, config)
     progress("fidelity")
     protected = frozenset(item.file for item in log.protected)
     fidelity = check_fidelity(memdir, protected=protected, near_threshold=options.near_threshold,
@@ -75,11 +78,13 @@ def build_plan(root: Path, options: PassOptions, progress: Progress = _quiet) ->
     progress("hygiene")
     policy, policy_errors = _policy(root)
     hygiene = check_hygiene(memdir, policy=policy, require_source=options.require_source)
+    clashes = merge_findings(check_values(memdir), check_said_gone(memdir))
     memdir = replace(memdir, errors=(*memdir.errors, *policy_errors))
     progress("decide")
-    evidence = gather_evidence(memdir, inventory, staleness, [fidelity, hygiene], log, options)
+    evidence = gather_evidence(memdir, inventory, staleness, [fidelity, hygiene, clashes], log,
+                               options)
     reach = scan(memdir, [(r.register_id, r.tombstone) for r in log.rows])
-    return assemble_plan(memdir, options, evidence, reach, staleness)
+    return assemble_plan(memdir, options, evidence, reach, staleness, config.trusted)
 
 
 def _policy(root: Path) -> tuple[Policy, tuple[LoadError, ...]]:
@@ -118,8 +123,20 @@ def gather_evidence(memdir: MemoryDir, inventory: Inventory, staleness: Stalenes
     return out
 
 
+def merge_findings(*checks: Mapping[str, tuple[Finding, ...]]) -> dict[str, tuple[Finding, ...]]:
+    """Several checks' findings per entry, in check order."""
+    out: dict[str, tuple[Finding, ...]] = {}
+    for check in checks:
+        for file, found in check.items():
+            out[file] = out.get(file, ()) + found
+    return out
+
+
 def _own_checks(entry: Entry) -> list[Finding]:
     found = list(check_utility(entry))
+    log = session_log_finding(entry)
+    if log is not None:
+        found.append(log)
     abandoned = find_abandoned_strategy(entry)
     if abandoned is not None:
         found.append(abandoned)
@@ -129,8 +146,8 @@ def _own_checks(entry: Entry) -> list[Finding]:
 def _stale(decay: Decay) -> Finding:
     return Finding(FindingCode.STALE,
                    f"idle {decay.days_idle} days since {decay.idle_source} "
-                   f"(staleness {decay.score:.2f}); with an unverifiable claim this is low "
-                   "fidelity, never a withdrawal on age alone",
+                   f"(staleness {decay.score:.2f}); age orders the review queue, it never "
+                   "decides",
                    evidence=decay.to_json())
 
 

@@ -1,7 +1,12 @@
 """Step 4's decision tree, in the procedure's order, protected check first.
 
-Each rule looks at one entry's evidence and either decides or passes. The first rule
-that decides wins, and its id goes into the plan so every action can be traced back.
+Each rule looks at one entry's evidence and either decides or passes; the first rule that
+decides wins. A decision names its rule id and its evidence class. Then the automation gate
+(`automation.hold`) turns every acting decision whose class is not measured right on real
+memory folders into a `review` that keeps the suggestion: the evidence is shown, a person acts.
+
+What never decides: age, an access estimate, a claim that cannot be checked (absence proves
+nothing), or a phrase that merely sounds like a session ("next session") in a lasting rule.
 """
 
 from __future__ import annotations
@@ -11,11 +16,13 @@ from dataclasses import dataclass, replace
 
 from prune_memory.model import Action, Entry, Fidelity, Finding, FindingCode, MemoryClass
 from prune_memory.stages.access import Access
+from prune_memory.stages.automation import hold
 from prune_memory.stages.classify import Classification
+from prune_memory.stages.evidence_class import Strength, drift_class
+from prune_memory.stages.sessions import standing_rule
 
 C = FindingCode
 DRIFT = frozenset({C.PATH_DRIFT, C.COUNT_DRIFT, C.STATE_DRIFT, C.VERSION_DRIFT, C.NAME_DRIFT})
-STALENESS_OR_FIDELITY = DRIFT | {C.UNVERIFIABLE, C.STALE, C.LOW_UTILITY, C.CONTRADICTION}
 
 
 @dataclass(frozen=True)
@@ -37,6 +44,9 @@ class Evidence:
     def of(self, *codes: FindingCode) -> tuple[Finding, ...]:
         return tuple(f for f in self.findings if f.code in codes)
 
+    def kind(self, code: FindingCode, kind: str) -> tuple[Finding, ...]:
+        return tuple(f for f in self.of(code) if f.evidence.get("kind") == kind)
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -45,6 +55,9 @@ class Decision:
     reason: str
     proposed_text: str | None = None
     related: tuple[str, ...] = ()
+    evidence_class: str | None = None
+    suggested: Action | None = None  # what the evidence points to, when held for review
+    strength: int = 0  # orders the review queue: stronger evidence first
 
 
 Rule = Callable[[Evidence], Decision | None]
@@ -64,20 +77,23 @@ def protected(ev: Evidence) -> Decision | None:
         return None
     if ev.has(C.SECRET):  # flagging changes nothing on disk, so protection still holds
         return Decision(Action.FLAG, "0-protected", _because(
-            "Protected; a secret is flagged for a human", ev.of(C.SECRET)))
+            "Protected; a secret is flagged for a human", ev.of(C.SECRET)),
+            evidence_class="secret", strength=Strength.SAFETY)
     return Decision(Action.KEEP, "0-protected", "Protected in the pruning log")
 
 
 def secret(ev: Evidence) -> Decision | None:
     found = ev.of(C.SECRET)
     return Decision(Action.FLAG, "secret", _because(
-        "Holds a secret: flagged for a human to rotate and remove", found)) if found else None
+        "Holds a secret: flagged for a human to rotate and remove", found),
+        evidence_class="secret", strength=Strength.SAFETY) if found else None
 
 
 def poison(ev: Evidence) -> Decision | None:
     found = ev.of(C.POISON)
     return Decision(Action.REVIEW, "poison", _because(
-        "Untrusted or instruction-like content stored as fact", found)) if found else None
+        "Untrusted or instruction-like content stored as fact", found),
+        evidence_class="poison", strength=Strength.SAFETY) if found else None
 
 
 def overridden_decision(ev: Evidence) -> Decision | None:
@@ -86,121 +102,159 @@ def overridden_decision(ev: Evidence) -> Decision | None:
         return None
     return Decision(Action.INOCULATE, "5i-overridden-decision", _because(
         "A decision later overridden; keep it and add a SUPERSEDED record pointing at it",
-        found), related=_related(found))
+        found), related=_related(found), evidence_class="decision-reversal",
+        strength=Strength.HISTORY)
 
 
-def _never_persist(finding: Finding) -> bool:
-    return finding.evidence.get("kind") == "never-persist"
-
-
-def ephemeral(ev: Evidence) -> Decision | None:
-    # Step 6's never-persist patterns join the withdrawal list here, whatever their code.
-    found = tuple(f for f in ev.findings
-                  if f.code in (C.EPHEMERAL, C.NOISE) or _never_persist(f))
-    if not found and ev.classification.cls is not MemoryClass.EPHEMERAL:
-        return None
+def session_log(ev: Evidence) -> Decision | None:
+    found = ev.kind(C.EPHEMERAL, "session-log")
     return Decision(Action.WITHDRAW, "1-ephemeral", _because(
-        f"Session-specific content that should never have persisted "
-        f"({ev.classification.signal})" if not found else
-        "Session-specific content that should never have persisted", found))
+        "A log of one session rather than a lasting fact", found),
+        evidence_class="session-log", strength=Strength.SHAPE) if found else None
 
 
-def failed_fidelity(ev: Evidence) -> Decision | None:
-    if ev.probed is not Fidelity.FAILED:
+def noise(ev: Evidence) -> Decision | None:
+    """What the noise score calls junk or a bare status line ("Step 3 done")."""
+    found = tuple(f for f in ev.of(C.NOISE, C.EPHEMERAL) if "score" in f.evidence)
+    return Decision(Action.WITHDRAW, "1-ephemeral", _because(
+        "Diagnostic output or chatter, not knowledge", found),
+        evidence_class="noise", strength=Strength.SHAPE) if found else None
+
+
+def session_chatter(ev: Evidence) -> Decision | None:
+    """Work-in-progress chatter in a memory that states no lasting rule."""
+    if ev.classification.cls is not MemoryClass.EPHEMERAL:
         return None
+    return Decision(Action.WITHDRAW, "1-ephemeral",
+                    f"Session-specific content that should never have persisted "
+                    f"({ev.classification.signal}); it states no lasting rule",
+                    evidence_class="session-chatter", strength=Strength.WORDING)
+
+
+def stale_claims(ev: Evidence) -> Decision | None:
+    """Claims git shows are no longer true: correct them, or withdraw a memory whose own
+    subject is gone. One stale line in a longer memory is never a withdrawal."""
     failures = ev.of(*DRIFT)
-    if ev.proposed_text is not None:
+    if not failures:
+        return None
+    classes = sorted({drift_class(f) for f in failures})
+    cls = classes[0] if len(classes) == 1 else "+".join(classes)
+    if ev.proposed_text is not None and all(f.proposed_text for f in failures):
         return Decision(Action.UPDATE, "4-stale-known-correction", _because(
             "Stale, and the repo shows the current value", failures),
-            proposed_text=ev.proposed_text)
-    if failures and all(_deleted_path(f) for f in failures):
+            proposed_text=ev.proposed_text, evidence_class=cls, strength=Strength.HISTORY)
+    central = [f for f in failures if f.evidence.get("central") and not f.evidence.get("ambiguous")]
+    if central and all(drift_class(f) in ("path-deleted", "state-drift") for f in central):
         return Decision(Action.WITHDRAW, "4-stale-subject-gone", _because(
-            "What it describes no longer exists in the repo", failures))
-    return Decision(Action.WITHDRAW, "2-failed-fidelity", _because(
-        "The repo contradicts it and shows no replacement", failures))
-
-
-def _deleted_path(finding: Finding) -> bool:
-    return finding.code is C.PATH_DRIFT and "current_path" not in finding.evidence
+            "What it is about no longer exists in the repo", tuple(central)),
+            evidence_class="subject-deleted" if drift_class(central[0]) == "path-deleted"
+            else "subject-closed",
+            strength=Strength.HISTORY)
+    return Decision(Action.UPDATE, "4-stale-claim", _because(
+        "Some of its lines no longer hold; correct them by hand", failures),
+        evidence_class=cls, strength=Strength.HISTORY)
 
 
 def duplicate(ev: Evidence) -> Decision | None:
     found = ev.of(C.DUPLICATE, C.CLAUDE_MD_DUPLICATE)
     if not found:
         return None
+    kinds = sorted({_duplicate_class(f) for f in found})
     if all(f.evidence.get("survivor") == ev.entry.file for f in found):
         return Decision(Action.KEEP, "3-duplicate", _because(
             "The most complete copy of a duplicate: kept", found), related=_related(found))
     return Decision(Action.WITHDRAW, "3-duplicate", _because(
-        "A duplicate of a more complete copy", found), related=_related(found))
+        "A duplicate of a more complete copy", found), related=_related(found),
+        evidence_class=kinds[0], strength=Strength.HISTORY)
 
 
-def stale_known_correction(ev: Evidence) -> Decision | None:
-    if ev.proposed_text is None:
-        return None
-    return Decision(Action.UPDATE, "4-stale-known-correction", _because(
-        "Stale, and the repo shows the current value", ev.of(*DRIFT)),
-        proposed_text=ev.proposed_text)
+def _duplicate_class(finding: Finding) -> str:
+    if finding.code is C.CLAUDE_MD_DUPLICATE:
+        return "claude-md-duplicate"
+    return str(finding.evidence.get("kind") or "exact-duplicate")
 
 
 def abandoned_strategy(ev: Evidence) -> Decision | None:
     found = ev.of(C.SUPERSEDED_CANDIDATE)
     return Decision(Action.WITHDRAW_INOCULATE, "5i-abandoned-strategy", _because(
-        "An abandoned approach whose trigger persists: withdraw and inoculate", found)
-    ) if found else None
+        "An abandoned approach whose trigger persists: withdraw and inoculate", found),
+        evidence_class="abandoned-strategy", strength=Strength.WORDING) if found else None
+
+
+def finished_work(ev: Evidence) -> Decision | None:
+    """A plan git shows was carried out, or a memory that marks its own work finished."""
+    done = ev.kind(C.LOW_UTILITY, "plan-carried-out") or ev.kind(C.LOW_UTILITY, "completed-work")
+    if not done or ev.classification.cls is MemoryClass.PATTERN:
+        return None
+    kind = str(done[0].evidence["kind"])
+    return Decision(Action.WITHDRAW, "6-completed-work", _because(
+        "About work that is finished", done), evidence_class=kind,
+        strength=Strength.HISTORY if kind == "plan-carried-out" else Strength.SHAPE)
 
 
 def contradiction(ev: Evidence) -> Decision | None:
     found = ev.of(C.CONTRADICTION)
     return Decision(Action.REVIEW, "contradiction", _because(
         "May contradict another memory: read both side by side", found),
-        related=_related(found)) if found else None
+        related=_related(found), evidence_class="contradiction",
+        strength=Strength.CONFLICT) if found else None
 
 
 def near_duplicate(ev: Evidence) -> Decision | None:
     found = ev.of(C.NEAR_DUPLICATE)
     return Decision(Action.REVIEW, "near-duplicate", _because(
         "Nearly the same as another memory: merge or keep both", found),
-        related=_related(found)) if found else None
+        related=_related(found), evidence_class="near-duplicate",
+        strength=Strength.SHAPE) if found else None
 
 
-def low_fidelity(ev: Evidence) -> Decision | None:
-    # Age or an access estimate never decides alone: an unverifiable claim must back it.
-    if grade(ev) is not Fidelity.LOW:
-        return None
-    return Decision(Action.WITHDRAW, "5-low-fidelity", _because(
-        "Low fidelity: unverifiable and not earning its place", ev.of(*STALENESS_OR_FIDELITY)))
-
-
-def completed_work(ev: Evidence) -> Decision | None:
-    found = tuple(f for f in ev.of(C.LOW_UTILITY) if f.evidence.get("kind") == "completed-work")
-    if not found or ev.classification.cls is MemoryClass.PATTERN:
-        return None
-    return Decision(Action.WITHDRAW, "6-completed-work", _because(
-        "About completed work with no reusable pattern", found))
+def never_persist(ev: Evidence) -> Decision | None:
+    """A line matching a never-persist rule: that line, not the memory, is the problem."""
+    found = tuple(f for f in ev.findings if f.evidence.get("kind") == "never-persist")
+    if standing_rule(ev.entry) is not None:
+        return None  # a lasting rule may say "next session" or "didn't work": that is its point
+    return Decision(Action.UPDATE, "1-never-persist", _because(
+        "A line matches a never-persist rule; drop or rewrite that line", found),
+        evidence_class="never-persist", strength=Strength.WORDING) if found else None
 
 
 def public_reference(ev: Evidence) -> Decision | None:
-    found = tuple(f for f in ev.of(C.LOW_UTILITY) if f.evidence.get("kind") == "public-reference")
+    found = ev.kind(C.LOW_UTILITY, "public-reference")
     return Decision(Action.REVIEW, "7-public-reference", _because(
         "A pointer to public documentation: withdraw if nothing project-specific is lost",
-        found)) if found else None
+        found), evidence_class="public-reference", strength=Strength.WORDING) if found else None
 
 
 RULES: tuple[Rule, ...] = (
-    protected, secret, poison, overridden_decision, ephemeral, failed_fidelity, duplicate,
-    stale_known_correction, abandoned_strategy, contradiction, near_duplicate, low_fidelity,
-    completed_work, public_reference,
+    protected, secret, poison, overridden_decision, session_log, noise, stale_claims,
+    duplicate, abandoned_strategy, finished_work, session_chatter, contradiction,
+    near_duplicate, never_persist, public_reference,
 )
 
 
-def decide(ev: Evidence) -> Decision:
-    """The first rule that decides, upgraded to withdraw+inoculate when step 5 asks for it."""
+def decide(ev: Evidence, trusted: frozenset[str] = frozenset()) -> Decision:
+    """The first rule that decides, upgraded to withdraw+inoculate when step 5 asks for it,
+    then held for review unless its evidence class is measured to be right (or the user
+    trusts that class in the config)."""
     for rule in RULES:
         decision = rule(ev)
         if decision is not None:
-            return _inoculate_if_needed(ev, decision)
+            return gate(_inoculate_if_needed(ev, decision), trusted)
     return Decision(Action.KEEP, None, "")
+
+
+def gate(decision: Decision, trusted: frozenset[str] = frozenset()) -> Decision:
+    """An acting decision of an unmeasured class, or an update with no text, waits for a
+    person; the suggestion is kept so the review can offer it."""
+    cls = decision.evidence_class
+    if decision.action is Action.UPDATE and decision.proposed_text is None:
+        cls = None  # nothing to apply: only a person can write the correction
+    if cls and set(cls.split("+")) <= trusted:
+        return replace(decision, reason=decision.reason + " (a class you trust in the config)")
+    held = hold(decision.action, cls, int(decision.strength))
+    if held.suggested is None:
+        return decision
+    return replace(decision, action=held.action, suggested=held.suggested)
 
 
 def _inoculate_if_needed(ev: Evidence, decision: Decision) -> Decision:
@@ -211,11 +265,9 @@ def _inoculate_if_needed(ev: Evidence, decision: Decision) -> Decision:
 
 
 def grade(ev: Evidence) -> Fidelity:
-    """The entry's fidelity: probes first, then what the fidelity checks found."""
+    """The entry's fidelity: the probes' verdict, medium for rules the repo cannot check."""
     if ev.probed in (Fidelity.FAILED, Fidelity.HIGH):
         return ev.probed
-    if ev.has(C.UNVERIFIABLE) and ev.has(C.STALE, C.LOW_UTILITY):
-        return Fidelity.LOW
     if ev.classification.cls in (MemoryClass.FEEDBACK, MemoryClass.DECISION, MemoryClass.PATTERN):
         return Fidelity.MEDIUM
     return ev.probed

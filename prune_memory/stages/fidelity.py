@@ -17,6 +17,7 @@ from prune_memory.stages.claudemd import ClaudeMdUnit, claude_md_units
 from prune_memory.stages.contradiction import LIMITS, NEGATIONS, Contradiction, contradictions
 from prune_memory.stages.similarity import Corpus, has_words, similar_pairs_across, tokens
 from prune_memory.stages.survivor import choose_survivor, survivor_reason
+from prune_memory.store.index_facts import table_of
 
 NEAR_THRESHOLD = 0.8
 LABEL_FIELDS = ("name", "key")  # frontmatter fields that say two entries claim the same fact
@@ -63,8 +64,9 @@ def check_fidelity(
     with collector_paused():
         data = _prepare(memdir.entries)
         found: Findings = defaultdict(list)
+        tables = table_of(memdir.index) if memdir.index else {}
         _exact_duplicates(data, protected, found)
-        _near_duplicates(data, protected, near_threshold, found)
+        _near_duplicates(data, protected, near_threshold, found, tables)
         _contradictions(data, negations, found)
         _claude_md_duplicates(data, claude_md_units(claude_md), near_threshold, found)
     return {file: tuple(items) for file, items in sorted(found.items())}
@@ -108,9 +110,11 @@ def _kept_because(keep: Entry, members: list[Entry], protected: frozenset[str]) 
 
 
 def _near_duplicates(data: _Texts, protected: frozenset[str], threshold: float,
-                     found: Findings) -> None:
+                     found: Findings, tables: dict[str, int]) -> None:
     for i, j, sim in data.corpus.pairs(threshold):  # exact duplicates are not among them
         first, second = data.entries[i], data.entries[j]
+        if first.file in tables and tables[first.file] == tables.get(second.file):
+            continue  # rows of one table are alike by design
         better = choose_survivor([first, second], protected)
         for this, that in ((i, j), (j, i)):
             other = data.entries[that]

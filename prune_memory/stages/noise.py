@@ -59,7 +59,7 @@ _STATUS = re.compile(
     r"|(?:wip|in progress)\b"
     r"|(?:committed|pushed|deployed|merged|released|tagged) (?:to |as |v?\d|[0-9a-f]{7}))",
     re.IGNORECASE)
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[。！？]")
 _STRUCTURE = re.compile(r"^\s*(?:[-*+|#>]|\d+[.)])")
 
 
@@ -138,12 +138,25 @@ def _plain(text: str) -> str:
 
 
 def _is_dump(text: str, lines: list[str]) -> bool:
-    """Thirty-odd lines of raw text with hardly a sentence in them, and not a markdown list."""
+    """Thirty-odd lines of raw text with hardly a sentence in them, not a markdown list and
+    not code kept in fences (a schema or an example is written that way on purpose)."""
     if len(lines) < 30 or len(text) < 1000:
         return False
-    structured = sum(bool(_STRUCTURE.match(line)) for line in lines)
+    fenced = _fenced_lines(lines)
+    structured = sum(bool(_STRUCTURE.match(line)) for line in lines) + fenced
     sentences = len(_SENTENCE_END.findall(text))
     return structured * 2 < len(lines) and sentences * 10 < len(lines)
+
+
+def _fenced_lines(lines: list[str]) -> int:
+    inside, count = False, 0
+    for line in lines:
+        if line.lstrip().startswith(("```", "~~~")):
+            inside = not inside
+            count += 1
+        elif inside:
+            count += 1
+    return count
 
 
 def is_ephemeral_kind(score: NoiseScore) -> bool:

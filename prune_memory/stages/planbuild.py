@@ -49,6 +49,8 @@ def plan_entry(ev: Evidence, decision: Decision, decay: Decay, options: PassOpti
         proposed_text=mask_text(proposed) if proposed is not None else None,
         reason=mask_text(decision.reason),
         related=decision.related, size=entry.size,
+        suggested_action=decision.suggested, evidence_class=decision.evidence_class,
+        strength=int(decision.strength),
         # Drafted for every proposal so a reviewer can choose to inoculate with fields prefilled.
         inoculation=_masked_draft(draft) if draft else None,
     )
@@ -56,9 +58,9 @@ def plan_entry(ev: Evidence, decision: Decision, decay: Decay, options: PassOpti
 
 def assemble_plan(memdir: MemoryDir, options: PassOptions,
                   evidence: Sequence[tuple[Evidence, Decay]], reach: Reachability,
-                  staleness: StalenessReport) -> Plan:
+                  staleness: StalenessReport, trusted: frozenset[str] = frozenset()) -> Plan:
     """The plan of one pass: every entry decided, the index figures and reachability."""
-    entries = tuple(plan_entry(ev, decide(ev), decay, options,
+    entries = tuple(plan_entry(ev, decide(ev, trusted), decay, options,
                                staleness.checked(ev.entry.file), memdir)
                     for ev, decay in evidence)
     reachability = {**reach.to_json(), "repairs": propose_repairs(memdir, reach, entries)}

@@ -7,9 +7,13 @@ import sys
 from pathlib import Path
 
 import pexpect
+import pytest
 
 from prune_memory.store.pruninglog import read_log
 from tests.conftest import ROOT
+
+# These tests drive the write engine through `run --yes`: every evidence class is trusted.
+pytestmark = pytest.mark.usefixtures("trust_all")
 
 NOW = "2026-11-29T12:00:00Z"
 PROMPT = "> "
@@ -54,6 +58,7 @@ def test_every_key_in_a_real_terminal(demo_memory: Path, demo_repo: Path, tmp_pa
     key(child, "project_login_flake_session.md", "u")  # no proposed text: told so
     key(child, "No proposed text", "k")
     key(child, "project_package_names.md", "u")      # accept the update
+    key(child, "project_seed_removal_plan.md", "k")  # keep the finished plan after all
     key(child, "project_seed_script.md", "e")        # edit in $EDITOR
     key(child, "project_session_signing.md", "q")    # quit with decisions so far
     key(child, "Decisions saved to", "")

@@ -31,6 +31,9 @@ from tests.conftest import CliResult
 from tests.jsonstore.storegen import Shares
 from tests.proof.harness import Baseline, assert_whole
 
+# These tests drive the write engine through `run --yes`: every evidence class is trusted.
+pytestmark = pytest.mark.usefixtures("trust_all")
+
 NOW = "2026-11-29T12:00:00+00:00"
 STEP_SEAMS = ("atomic_write", "remove_file", "make_dir")
 SHARES = MemoryShares(text=Shares(exact=0.1, near=0.02, negation=0.02), ephemeral=0.2,
