@@ -16,8 +16,9 @@ if TYPE_CHECKING:
 # `archive` is a withdrawal too (the body moves to deaccessioned/, restorable); the word
 # marks the weaker case, where the entry is probably noise rather than certainly.
 FLAG, WITHDRAW, ARCHIVE, REVIEW = "flag", "withdraw", "archive", "review"
-_FOR_CHECK = {"secret": FLAG, "duplicate": WITHDRAW, "poison": REVIEW, "stale": REVIEW,
-              "no-provenance": REVIEW}
+_FOR_CHECK = {"secret": FLAG, "pii": FLAG, "duplicate": WITHDRAW, "poison": REVIEW,
+              "stale": REVIEW, "no-provenance": REVIEW, "malformed": REVIEW}
+_ALWAYS_FLAGGED = ("secret", "pii")
 
 
 @dataclass(frozen=True)
@@ -53,9 +54,31 @@ def suggest(items: Sequence[LintItem],
     return tuple(out)
 
 
+@dataclass(frozen=True)
+class Listing:
+    """Which suggestions to show: at least `min_score` noise, a window of `limit` from `offset`."""
+
+    min_score: float = 0.0
+    limit: int | None = None
+    offset: int = 0
+
+
+def ranked(suggestions: Sequence[Suggestion], listing: Listing) -> tuple[Suggestion, ...]:
+    """Flags first and whatever their score (a secret is never hidden by `min_score`), then the
+    rest by noise score, highest first; equal scores keep store order. Then the window."""
+    flags = [s for s in suggestions if s.action == FLAG]
+    rest = sorted((s for s in suggestions
+                   if s.action != FLAG and s.noise_score >= listing.min_score),
+                  key=lambda s: -s.noise_score)
+    ordered = flags + rest
+    end = None if listing.limit is None else listing.offset + listing.limit
+    return tuple(ordered[listing.offset:end])
+
+
 def _action(checks: list[str], noise: float) -> str | None:
-    """Secrets outrank everything; then strong noise, duplicates, weaker noise, review."""
-    if "secret" in checks:
+    """Secrets and personal data outrank everything; then strong noise, duplicates, weaker
+    noise, review."""
+    if any(check in checks for check in _ALWAYS_FLAGGED):
         return FLAG
     if noise >= STRONG_NOISE_AT or "duplicate" in checks:
         return WITHDRAW
