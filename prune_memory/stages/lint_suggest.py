@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from prune_memory.model import JSON
-from prune_memory.stages.noise import NOISE_AT, STRONG_NOISE_AT, score_noise
+from prune_memory.stages.noise import NOISE_AT, STRONG_NOISE_AT, importance_of, score_noise
 
 if TYPE_CHECKING:
     from prune_memory.stages.lint import LintItem, Violation
@@ -43,7 +43,8 @@ def suggest(items: Sequence[LintItem],
     for item in items:
         source = item.meta.get("source")
         noise = score_noise(item.body or item.text, secrets=(),
-                            source=source if isinstance(source, str) else None)
+                            source=source if isinstance(source, str) else None,
+                            importance=importance_of(item.meta))
         found = checks.get(item.id, [])
         action = _action(found, noise.score)
         if action is not None:
