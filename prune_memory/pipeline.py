@@ -29,6 +29,7 @@ from prune_memory.stages.decay import Decay, entry_decay
 from prune_memory.stages.decide import Evidence
 from prune_memory.stages.fidelity import check_fidelity
 from prune_memory.stages.filters import Policy, default_policy, load_policy
+from prune_memory.stages.flagmarks import flagged_items
 from prune_memory.stages.hygiene import check_hygiene
 from prune_memory.stages.inoculation import find_abandoned_strategy
 from prune_memory.stages.inventory import Inventory, take_inventory
@@ -79,7 +80,8 @@ def build_plan(root: Path, options: PassOptions, progress: Progress = _quiet) ->
     progress("decide")
     evidence = gather_evidence(memdir, inventory, staleness, [fidelity, hygiene], log, options)
     reach = scan(memdir, [(r.register_id, r.tombstone) for r in log.rows])
-    return assemble_plan(memdir, options, evidence, reach, staleness)
+    return assemble_plan(memdir, options, evidence, reach, staleness,
+                         flagged=flagged_items(log.text))
 
 
 def _policy(root: Path) -> tuple[Policy, tuple[LoadError, ...]]:

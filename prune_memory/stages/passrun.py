@@ -11,6 +11,7 @@ from pathlib import Path
 from prune_memory.model import JSON, MemoryDir
 from prune_memory.plan import Plan, PlanEntry
 from prune_memory.stages.apply_result import Applied, Skipped
+from prune_memory.stages.flagmarks import record_pass_marks
 from prune_memory.stages.reachability import Reachability, scan
 from prune_memory.stages.resynthesis import Resynthesis, resynthesize, unlink_text
 from prune_memory.stages.review import WITHDRAWING_CHOICES, Verdict
@@ -64,6 +65,7 @@ def finish_pass(root: Path, plan: Plan, verdicts: Sequence[Verdict], repairs: Se
     """Apply, audit, rescan and re-synthesise; returns everything the summary shows."""
     outcome = apply_verdicts(root, plan, verdicts, repairs, snapshot=snapshot, now=now)
     record_audit(root, plan, outcome, snapshot=snapshot, now=now)
+    record_pass_marks(root, plan.entries, pending(plan, verdicts), now=now)
     after_dir = load_memory_dir(root)
     register = [(r.register_id, r.tombstone) for r in read_log(root).rows]
     return PassReport(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -11,10 +11,12 @@ from prune_memory.plan import Inoculation, Plan, PlanEntry
 from prune_memory.secrets.mask import mask_text
 from prune_memory.stages.decay import Decay
 from prune_memory.stages.decide import Decision, Evidence, decide, grade
+from prune_memory.stages.flagmarks import keep_flagged
 from prune_memory.stages.inoculation import draft_inoculation
 from prune_memory.stages.reachability import Reachability
 from prune_memory.stages.repairs import propose_repairs
 from prune_memory.stages.staleness import StalenessReport
+from prune_memory.store.pruninglog import ProtectedItem
 
 if TYPE_CHECKING:
     from prune_memory.pipeline import PassOptions
@@ -56,10 +58,14 @@ def plan_entry(ev: Evidence, decision: Decision, decay: Decay, options: PassOpti
 
 def assemble_plan(memdir: MemoryDir, options: PassOptions,
                   evidence: Sequence[tuple[Evidence, Decay]], reach: Reachability,
-                  staleness: StalenessReport) -> Plan:
-    """The plan of one pass: every entry decided, the index figures and reachability."""
-    entries = tuple(plan_entry(ev, decide(ev), decay, options,
-                               staleness.checked(ev.entry.file), memdir)
+                  staleness: StalenessReport,
+                  flagged: Mapping[str, ProtectedItem] | None = None) -> Plan:
+    """The plan of one pass: every entry decided, the index figures and reachability.
+
+    `flagged` holds the persistent flags of the pruning log: those entries stay `flag`."""
+    entries = tuple(keep_flagged(plan_entry(ev, decide(ev), decay, options,
+                                            staleness.checked(ev.entry.file), memdir),
+                                 flagged or {})
                     for ev, decay in evidence)
     reachability = {**reach.to_json(), "repairs": propose_repairs(memdir, reach, entries)}
     return Plan(
