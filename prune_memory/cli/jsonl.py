@@ -10,7 +10,7 @@ import typer
 
 from prune_memory.cli.common import JsonOpt, NowOpt, app, emit_json, parse_now
 from prune_memory.errors import BadInputError, ExitCode
-from prune_memory.jsonstore.analysis import NEAR_THRESHOLD, analyse, report
+from prune_memory.jsonstore.analysis import NEAR_THRESHOLD, analyse, denial_flags, report
 from prune_memory.jsonstore.prune import (
     MIN_AGE_DAYS,
     STALE_THRESHOLD,
@@ -51,12 +51,19 @@ def report_command(store: StoreArg, *, now: NowOpt = None,
                    negations: NegationsOpt = NegationSet.EXTENDED) -> None:
     """Size, age, duplicates, contradiction flags and staleness of every record, as JSON.
 
+    With the extended negations (the default) a statement denied by another ("resets
+    nightly" / "does not reset nightly") is flagged too; `--negations seed` gives the
+    original audit's flags exactly.
+
     Example: prune-memory jsonl report memories.jsonl --now 2026-10-12
     """
     records = load_store(store)
     analysis = analyse(records, parse_now(now), near_threshold=near_threshold,
                        negations=negation_words(negations))
-    emit_json(report(records, analysis))
+    out = report(records, analysis)
+    if negations is NegationSet.EXTENDED:
+        out["contradiction_flags"] += denial_flags(records, analysis)
+    emit_json(out)
 
 
 @jsonl_app.command("prune")
