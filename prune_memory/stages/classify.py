@@ -27,6 +27,8 @@ _BY_TYPE = {
     "feedback": MemoryClass.FEEDBACK,
     "reference": MemoryClass.REFERENCE,
     "superseded": MemoryClass.DECISION,
+    "decision": MemoryClass.DECISION,
+    "pattern": MemoryClass.PATTERN,
 }
 
 
