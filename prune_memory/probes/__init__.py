@@ -7,6 +7,7 @@ from prune_memory.probes.counts import CountProbe
 from prune_memory.probes.decisions import DecisionProbe
 from prune_memory.probes.names import NameProbe
 from prune_memory.probes.paths import PathProbe
+from prune_memory.probes.prosecounts import ProseCountProbe
 from prune_memory.probes.states import StateProbe
 from prune_memory.probes.versions import VersionProbe
 
@@ -14,4 +15,4 @@ from prune_memory.probes.versions import VersionProbe
 def default_probes() -> tuple[Probe, ...]:
     """Every built-in probe, in the order the procedure lists the drifts."""
     return (CountProbe(), PathProbe(), StateProbe(), DecisionProbe(), VersionProbe(),
-            NameProbe())
+            NameProbe(), ProseCountProbe())
