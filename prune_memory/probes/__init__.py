@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from prune_memory.probes.base import Probe
+from prune_memory.probes.compression import CompressionProbe
 from prune_memory.probes.counts import CountProbe
 from prune_memory.probes.decisions import DecisionProbe
 from prune_memory.probes.names import NameProbe
@@ -15,4 +16,4 @@ from prune_memory.probes.versions import VersionProbe
 def default_probes() -> tuple[Probe, ...]:
     """Every built-in probe, in the order the procedure lists the drifts."""
     return (CountProbe(), PathProbe(), StateProbe(), DecisionProbe(), VersionProbe(),
-            NameProbe(), ProseCountProbe())
+            NameProbe(), ProseCountProbe(), CompressionProbe())
