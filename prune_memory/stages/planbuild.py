@@ -9,12 +9,13 @@ from typing import TYPE_CHECKING
 from prune_memory.model import INDEX_FILE, JSON, Action, Finding, MemoryDir
 from prune_memory.plan import Inoculation, Plan, PlanEntry
 from prune_memory.secrets.mask import mask_text
+from prune_memory.stages.coherence import fragment_merges, index_coherence
 from prune_memory.stages.decay import Decay
 from prune_memory.stages.decide import Decision, Evidence, decide, grade
 from prune_memory.stages.flagmarks import keep_flagged
 from prune_memory.stages.inoculation import draft_inoculation
 from prune_memory.stages.reachability import Reachability
-from prune_memory.stages.repairs import propose_repairs
+from prune_memory.stages.repairs import LEAVING, propose_repairs
 from prune_memory.stages.staleness import StalenessReport
 from prune_memory.store.pruninglog import ProtectedItem
 
@@ -67,7 +68,9 @@ def assemble_plan(memdir: MemoryDir, options: PassOptions,
                                             staleness.checked(ev.entry.file), memdir),
                                  flagged or {})
                     for ev, decay in evidence)
-    reachability = {**reach.to_json(), "repairs": propose_repairs(memdir, reach, entries)}
+    leaving = frozenset(e.file for e in entries if e.action in LEAVING)
+    reachability = {**reach.to_json(), "repairs": propose_repairs(memdir, reach, entries),
+                    "coherence": index_coherence(memdir) + fragment_merges(memdir, leaving)}
     return Plan(
         memory_dir=str(memdir.root), repo=str(options.repo) if options.repo else None,
         now=options.now, index=_index_json(memdir, reach), entries=entries,
