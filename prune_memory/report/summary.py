@@ -50,6 +50,7 @@ def summary_view(report: PassReport) -> RenderableType:
               for c in resyn.cold_irrelevance]
     parts += [Text(f"Broken link: {b['file']}: {b['why']}") for b in resyn.broken_links]
     parts += [Text(f"Warning: {w}", style="yellow") for w in report.warnings]
+    parts += [Text(f"Note: {n}") for n in report.notes]
     return Group(*parts)
 
 

@@ -34,6 +34,7 @@ class PassReport:
     before: JSON
     after: Reachability
     resynthesis: Resynthesis
+    notes: tuple[str, ...] = ()  # the plan's notes (an unreadable repo, rebuild advice)
 
     def count(self, *ops: str) -> int:
         return sum(1 for a in self.applied if a.op in ops and a.status == "done")
@@ -73,7 +74,7 @@ def finish_pass(root: Path, plan: Plan, verdicts: Sequence[Verdict], repairs: Se
         skipped=tuple(outcome.skipped), warnings=tuple(outcome.warnings),
         pending=tuple(pending(plan, verdicts)), before=plan.reachability,
         after=scan(after_dir, register),
-        resynthesis=resynthesize(plan, after_dir, outcome.applied))
+        resynthesis=resynthesize(plan, after_dir, outcome.applied), notes=plan.notes)
 
 
 def save_decisions(root: Path, plan: Plan, verdicts: Sequence[Verdict]) -> Path:

@@ -11,7 +11,7 @@ from prune_memory.plan import Inoculation, Plan, PlanEntry
 from prune_memory.secrets.mask import mask_text
 from prune_memory.stages.coherence import fragment_merges, index_coherence
 from prune_memory.stages.decay import Decay
-from prune_memory.stages.decide import Decision, Evidence, decide, grade
+from prune_memory.stages.decide import DRIFT, Decision, Evidence, decide, grade
 from prune_memory.stages.flagmarks import keep_flagged
 from prune_memory.stages.inoculation import draft_inoculation
 from prune_memory.stages.reachability import Reachability
@@ -75,7 +75,7 @@ def assemble_plan(memdir: MemoryDir, options: PassOptions,
         memory_dir=str(memdir.root), repo=str(options.repo) if options.repo else None,
         now=options.now, index=_index_json(memdir, reach), entries=entries,
         reachability=reachability, errors=tuple(e.to_json() for e in memdir.errors),
-        notes=_notes(staleness),
+        notes=_notes(staleness) + rebuild_advice(entries),
     )
 
 
@@ -85,6 +85,21 @@ def _index_json(memdir: MemoryDir, reach: Reachability) -> JSON:
                 "char_cap": 25_000, "usage": 0.0, "binding_cap": "lines", "unloaded": []}
     return {"path": memdir.index.file, **memdir.index.cap.to_json(),
             "unloaded": [u["file"] for u in reach.unloaded]}
+
+
+REBUILD_SHARE = 0.2  # past a fifth of the entries drifted, correcting one by one is the wrong tool
+
+
+def rebuild_advice(entries: Sequence[PlanEntry]) -> tuple[str, ...]:
+    """Step 10's advice when drift is widespread: rebuild rather than correct in place."""
+    drifted = [e for e in entries if any(f.code in DRIFT for f in e.findings)]
+    if not entries or len(drifted) / len(entries) <= REBUILD_SHARE:
+        return ()
+    share = f"{100 * len(drifted) / len(entries):.0f}%"
+    return (f"{len(drifted)} of {len(entries)} entries ({share}) drifted from the repo, more "
+            "than a fifth: consider a rebuild instead of correcting each one — snapshot the "
+            "directory, start fresh, and bring back (`reaccession`, `restore`) only what "
+            "passes verification",)
 
 
 def _notes(staleness: StalenessReport) -> tuple[str, ...]:
