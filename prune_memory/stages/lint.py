@@ -13,25 +13,20 @@ from enum import StrEnum
 
 from prune_memory.jsonstore.records import StoreRecord
 from prune_memory.model import JSON, MemoryDir
-from prune_memory.secrets.base import SecretHit
 from prune_memory.secrets.mask import describe
 from prune_memory.secrets.pii import find_pii
-from prune_memory.secrets.scan import find_secrets, without_allowed
 from prune_memory.stages.hygiene import (
     PROVENANCE_KEYS,
-    allowed_labels,
     entry_secrets,
     poison_findings,
     provenance,
 )
+from prune_memory.stages.lint_items import LintItem, store_item
 from prune_memory.stages.lint_suggest import Listing, Suggestion, ranked, suggest
 from prune_memory.stages.similarity import exact_groups, normalise
 
 DEFAULT_MAX_AGE_DAYS = 180
 DEFAULT_MAX_ENTRIES = 500
-_STORE_NOT_SCANNED = frozenset({"id", "allow_secret", "created_at", "updated_at", "created",
-                                "updated", "last_recalled_at", "recall_count", "pinned",
-                                "importance", "trust", "type"})
 
 
 class LintCheck(StrEnum):
@@ -58,21 +53,6 @@ class LintOptions:
         if self.require_source is not None:
             return self
         return replace(self, require_source=kind == "store")
-
-
-@dataclass(frozen=True)
-class LintItem:
-    """One entry or record, reduced to what the checks read."""
-
-    id: str
-    text: str  # what the memory says (description and body, or the record's text)
-    body: str  # what duplicates are compared on (frontmatter-free)
-    meta: JSON
-    memory_type: str | None
-    written: datetime | None
-    written_from: str
-    secrets: tuple[tuple[str, SecretHit], ...] = ()
-    pii: tuple[SecretHit, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -148,7 +128,7 @@ def lint_store(records: Sequence[StoreRecord], *, target: str, now: datetime,
     """Lint the records of a JSON or JSONL store; `problems` are the records (or fields) the
     reader could not use, one violation each, reported first."""
     options = options.for_kind("store")
-    items = [_store_item(record) for record in records]
+    items = [store_item(record) for record in records]
     violations = [Violation(LintCheck.MALFORMED, where, message) for where, message in problems]
     violations += _item_violations(items, now, options)
     return _report(target, "store", now, options, items, violations)
@@ -158,24 +138,6 @@ def _report(target: str, kind: str, now: datetime, options: LintOptions,
             items: Sequence[LintItem], violations: list[Violation]) -> LintReport:
     return LintReport(target=target, kind=kind, now=now, entries=len(items), options=options,
                       violations=tuple(violations), suggestions=suggest(items, violations))
-
-
-def _store_item(record: StoreRecord) -> LintItem:
-    meta = record.raw
-    written, written_from = next(((getattr(record, name), name)
-                                  for name in ("updated_at", "created_at")
-                                  if getattr(record, name) is not None), (None, ""))
-    found = [("text", hit) for hit in find_secrets(record.text)]
-    found += [(key, hit) for key, value in meta.items()
-              if key not in _STORE_NOT_SCANNED and key != "text" and isinstance(value, str)
-              for hit in find_secrets(value)]
-    kept = set(without_allowed((hit for _, hit in found), allowed_labels(meta)))
-    kind = meta.get("type")
-    return LintItem(id=record.id, text=record.text, body=record.text, meta=meta,
-                    memory_type=str(kind).lower() if kind is not None else None,
-                    written=written, written_from=written_from,
-                    secrets=tuple((part, hit) for part, hit in found if hit in kept),
-                    pii=find_pii(record.text))
 
 
 def _item_violations(items: Sequence[LintItem], now: datetime,

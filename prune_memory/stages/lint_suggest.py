@@ -11,7 +11,8 @@ from prune_memory.model import JSON
 from prune_memory.stages.noise import NOISE_AT, STRONG_NOISE_AT, importance_of, score_noise
 
 if TYPE_CHECKING:
-    from prune_memory.stages.lint import LintItem, Violation
+    from prune_memory.stages.lint import Violation
+    from prune_memory.stages.lint_items import LintItem
 
 # `archive` is a withdrawal too (the body moves to deaccessioned/, restorable); the word
 # marks the weaker case, where the entry is probably noise rather than certainly.
