@@ -17,11 +17,14 @@ from collections.abc import Sequence
 
 from prune_memory.model import JSON, Entry, IndexLine, MemoryDir
 from prune_memory.stages.pointers import pointer_target
-from prune_memory.stages.similarity import Corpus, jaccard
+from prune_memory.stages.similarity import jaccard, similar_pairs, tokens
+from prune_memory.stages.statements import FILLER, stem
 
 FRAGMENT_MAX_CHARS = 400
-FRAGMENT_JACCARD = 0.4  # related words, but below NEAR: not the same text
+FRAGMENT_JACCARD = 0.5  # content words in common, but below NEAR: not the same text
 NEAR = 0.8  # the near-duplicate check's threshold
+MIN_SHARED_WORDS = 3
+FAMILY_MAX = 4  # more files under one name stem are a family on purpose, not fragments
 # Section names that name one of Claude Code's memory types, by the group of types that
 # belongs there (a user fact under "Feedback" is fine; a reference under "Project" is not).
 _SECTION_GROUPS = {"user": "person", "users": "person", "feedback": "person",
@@ -132,28 +135,44 @@ def _misplaced(lines: Sequence[IndexLine], types: dict[str, str | None]) -> list
 
 def fragment_merges(memdir: MemoryDir, leaving: frozenset[str] = frozenset()) -> list[JSON]:
     """Pairs of short topic files about one topic, proposed for a person to merge. Pairs come
-    from the similarity join and from name stems, so the cost stays near linear."""
+    from the similarity join over content words and from name stems (families of up to
+    `FAMILY_MAX` files), so the cost stays near linear."""
     fragments = [e for e in memdir.topics if e.file not in leaving
                  and e.memory_type != "superseded" and 0 < len(e.body) <= FRAGMENT_MAX_CHARS]
-    corpus = Corpus([f"{e.description} {e.body}" for e in fragments])
-    similar = {(i, j): sim for i, j, sim in corpus.pairs(FRAGMENT_JACCARD) if sim < NEAR}
+    words = [content_words(f"{e.description} {e.body}") for e in fragments]
+    similar = {(i, j): sim for i, j, sim in similar_pairs(words, FRAGMENT_JACCARD)}
+    out: list[JSON] = []
+    for (i, j), sim in sorted(similar.items()):
+        if sim < NEAR and len(words[i] & words[j]) >= MIN_SHARED_WORDS:
+            out.append(_merge(fragments[i], fragments[j], sim,
+                              f"both short, sharing {sim:.0%} of their words"))
+    for family, group in _families(fragments).items():
+        for a, i in enumerate(group):
+            for j in group[a + 1:]:
+                sim = jaccard(words[i], words[j])
+                if (i, j) not in similar and sim < NEAR:
+                    out.append(_merge(fragments[i], fragments[j], sim,
+                                      f"both short, and both named {family}_…"))
+    return out
+
+
+def content_words(text: str) -> frozenset[str]:
+    """Stemmed words that carry meaning (no articles, auxiliaries, pronouns)."""
+    return frozenset(stem(w) for w in tokens(text) if len(w) > 2 and w not in FILLER)
+
+
+def _merge(first: Entry, second: Entry, sim: float, why: str) -> JSON:
+    return {"kind": "merge-fragments", "files": [first.file, second.file],
+            "jaccard": round(sim, 3), "why": f"{why}: merge them into one entry"}
+
+
+def _families(fragments: Sequence[Entry]) -> dict[str, list[int]]:
     by_stem: dict[str, list[int]] = defaultdict(list)
     for i, entry in enumerate(fragments):
-        stem = _stem(entry)
-        if stem:
-            by_stem[stem].append(i)
-    named = {(i, j): stem for stem, group in by_stem.items()
-             for a, i in enumerate(group) for j in group[a + 1:]}
-    out: list[JSON] = []
-    for i, j in sorted(set(similar) | set(named)):
-        sim = similar.get((i, j), jaccard(corpus.sets[i], corpus.sets[j]))
-        if sim >= NEAR:
-            continue  # a near duplicate: reviewed as one already
-        why = f"both short, and both named {named[(i, j)]}_…" if (i, j) in named else \
-            f"both short, sharing {sim:.0%} of their words"
-        out.append({"kind": "merge-fragments", "files": [fragments[i].file, fragments[j].file],
-                    "jaccard": round(sim, 3), "why": f"{why}: merge them into one entry"})
-    return out
+        name = _stem(entry)
+        if name:
+            by_stem[name].append(i)
+    return {name: group for name, group in by_stem.items() if 2 <= len(group) <= FAMILY_MAX}
 
 
 def _stem(entry: Entry) -> str | None:

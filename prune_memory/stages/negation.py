@@ -10,6 +10,7 @@ finding is `contradiction`: a wording heuristic that a person settles (`review`)
 
 from __future__ import annotations
 
+import math
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -42,23 +43,29 @@ class Denial:
 def denials(left: Sequence[Statement], right: Sequence[Statement], *,
             same_side: bool) -> list[Denial]:
     """Pairs (one from each list, or two of one list when `same_side`) where one statement
-    denies the other; statements of the same owner are never paired on the same side."""
-    index: dict[str, list[Statement]] = defaultdict(list)
-    for statement in right:
-        for word in statement.core:
-            index[word].append(statement)
+    denies the other; statements of the same owner are never paired on the same side.
+
+    Only the few negated statements are walked; the plain ones are looked up through an
+    index of their words."""
     found: dict[tuple[int, int, int, int], Denial] = {}
-    for a in left:
-        if a.hedged:
-            continue
-        for b in _candidates(a, index):
-            if b.hedged or a.negated == b.negated or (same_side and a.owner == b.owner):
+    for denied, plain, flipped in ((left, right, False), (right, left, True)):
+        if same_side and flipped:
+            break  # one list: each pair is met from its negated side already
+        index: dict[str, list[Statement]] = defaultdict(list)
+        for statement in plain:
+            if not statement.negated and not statement.hedged:
+                for word in statement.core:
+                    index[word].append(statement)
+        for a in denied:
+            if not a.negated or a.hedged:
                 continue
-            key = (a.owner, a.line, b.owner, b.line)
-            if same_side and (b.owner, b.line, a.owner, a.line) in found:
-                continue
-            if _same_claim(a.core, b.core):
-                found[key] = Denial(a, b, "negated-statement")
+            for b in _candidates(a, index):
+                if same_side and a.owner == b.owner:
+                    continue
+                first, second = (b, a) if flipped else (a, b)
+                if same_claim(a.core, b.core):
+                    key = (first.owner, first.line, second.owner, second.line)
+                    found.setdefault(key, Denial(first, second, "negated-statement"))
     return list(found.values())
 
 
@@ -71,12 +78,18 @@ def denied_pairs(texts: Sequence[str]) -> list[tuple[int, int]]:
 
 
 def _candidates(statement: Statement, index: dict[str, list[Statement]]) -> Iterable[Statement]:
-    """Statements sharing the rarest core word: a match shares most of its words."""
-    rarest = min(statement.core, key=lambda word: (len(index.get(word, ())), word))
-    return index.get(rarest, ())
+    """Statements that may match: a match holds at least SUBSET_AT of these words, so it
+    holds one of the rarest few (the prefix filter of a similarity join)."""
+    words = sorted(statement.core, key=lambda word: (len(index.get(word, ())), word))
+    prefix = len(words) - math.ceil(SUBSET_AT * len(words)) + 1
+    seen: dict[int, Statement] = {}
+    for word in words[:prefix]:
+        for other in index.get(word, ()):
+            seen.setdefault(id(other), other)
+    return seen.values()
 
 
-def _same_claim(a: frozenset[str], b: frozenset[str]) -> bool:
+def same_claim(a: frozenset[str], b: frozenset[str]) -> bool:
     small, large = (a, b) if len(a) <= len(b) else (b, a)
     return small <= large and len(small) / len(large) >= SUBSET_AT
 

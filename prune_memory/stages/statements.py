@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from prune_memory.stages.similarity import tokens
 
@@ -76,6 +77,7 @@ def _statement(owner: int, line: int, sentence: str) -> Statement | None:
                      hedged=any(word in HEDGES for word in words))
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A crude English stem: resets/reset, deploys/deployed/deploying, caches/cache."""
     if len(word) <= 3 or word.isdigit():

@@ -70,8 +70,8 @@ def test_fragments_by_name_and_by_words(tmp_path: Path) -> None:
         "project_auth_tokens.md": topic("b", "Tokens live for one hour.", extra=STAMP),
         "cache_a.md": topic("c", "The CDN cache for images is purged by the deploy script "
                                  "on every release.", extra=STAMP),
-        "cache_b.md": topic("d", "The CDN cache for fonts is purged by hand after a "
-                                 "release.", extra=STAMP),
+        "cache_b.md": topic("d", "The CDN cache for fonts is purged by the deploy script "
+                                 "too.", extra=STAMP),
         "same_1.md": topic("e", "Docs are built with mkdocs on every push.", extra=STAMP),
         "same_2.md": topic("f", "Docs are built with mkdocs on every push!", extra=STAMP),
     })
@@ -79,6 +79,16 @@ def test_fragments_by_name_and_by_words(tmp_path: Path) -> None:
     # the exact copies are the duplicate check's business, not a merge of fragments
     assert pairs == {("project_auth_login.md", "project_auth_tokens.md"),
                      ("cache_a.md", "cache_b.md")}
+
+
+def test_a_large_family_of_names_is_not_fragments(tmp_path: Path) -> None:
+    bodies = {"users": "Lists accounts with paging.", "orders": "Creates carts and checkouts.",
+              "search": "Queries the Elastic index.", "health": "Answers probes from k8s.",
+              "files": "Streams uploads to S3 buckets."}
+    files = {f"project_api_{n}.md": topic(n, body, description=f"the {n} endpoint",
+                                          extra=STAMP) for n, body in bodies.items()}
+    root = write_tree(tmp_path / "m", {"MEMORY.md": "# M\n", **files})
+    assert fragment_merges(load_memory_dir(root)) == []
 
 
 def test_coherence_is_in_the_plan_and_never_a_repair(tmp_path: Path) -> None:

@@ -9,11 +9,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from prune_memory.model import Action, FindingCode
 from prune_memory.pipeline import PassOptions, build_plan
-from prune_memory.stages.negation import check_negations, denied_pairs
-from prune_memory.stages.statements import statements, stem
+from prune_memory.stages.negation import check_negations, denials, denied_pairs, same_claim
+from prune_memory.stages.statements import Statement, statements, stem
 from prune_memory.store.loader import load_memory_dir
 from tests.conftest import CliResult, topic, write_tree
 
@@ -119,3 +121,21 @@ def test_store_report_flags_denied_statements(cli: Callable[..., CliResult],
     seed = json.loads(cli("jsonl", "report", store, "--negations", "seed",
                           "--now", "2026-07-01").out)
     assert seed["contradiction_flags"] == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.booleans(), st.booleans(),
+                          st.frozensets(st.sampled_from("abcdefgh"), min_size=2, max_size=6)),
+                max_size=30))
+def test_the_indexed_search_finds_what_comparing_every_pair_finds(
+        rows: list[tuple[int, bool, bool, frozenset[str]]]) -> None:
+    said = [Statement(owner, n, "", negated, core, hedged)
+            for n, (owner, negated, hedged, core) in enumerate(rows)]
+    found = {(d.first.line, d.second.line) for d in denials(said, said, same_side=True)}
+    expected = set()
+    for a in said:
+        for b in said:
+            if (a.negated and not b.negated and not a.hedged and not b.hedged
+                    and a.owner != b.owner and same_claim(a.core, b.core)):
+                expected.add((a.line, b.line))
+    assert found == expected
