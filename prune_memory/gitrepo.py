@@ -38,11 +38,12 @@ __all__ = ["Change", "CommitInfo", "DeletionFact", "LoggedCommit", "ManifestVers
 HISTORY_MANIFESTS = frozenset({
     "package.json", "pyproject.toml", "Cargo.toml", "go.mod", "Pipfile",
     ".tool-versions", ".python-version", ".nvmrc", ".node-version", "rust-toolchain",
-    "rust-toolchain.toml", "runtime.txt",
+    "rust-toolchain.toml", "runtime.txt", "DESCRIPTION", "Gemfile", "composer.json",
+    "pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts",
 })
 LOCK_FILES = frozenset({
     "package-lock.json", "yarn.lock", "poetry.lock", "uv.lock",
-    "Cargo.lock", "Pipfile.lock",
+    "Cargo.lock", "Pipfile.lock", "Gemfile.lock", "composer.lock",
 })
 MANIFEST_MAX_DEPTH = 3
 MANIFEST_MAX_VERSIONS = 200

@@ -29,9 +29,11 @@ from prune_memory.stages.decay import Decay, entry_decay
 from prune_memory.stages.decide import Evidence
 from prune_memory.stages.fidelity import check_fidelity
 from prune_memory.stages.filters import Policy, default_policy, load_policy
+from prune_memory.stages.flagmarks import flagged_items
 from prune_memory.stages.hygiene import check_hygiene
 from prune_memory.stages.inoculation import find_abandoned_strategy
 from prune_memory.stages.inventory import Inventory, take_inventory
+from prune_memory.stages.negation import check_negations
 from prune_memory.stages.planbuild import assemble_plan
 from prune_memory.stages.reachability import scan
 from prune_memory.stages.saidgone import check_said_gone
@@ -73,18 +75,21 @@ def build_plan(root: Path, options: PassOptions, progress: Progress = _quiet) ->
     staleness = probe_staleness(memdir, options.repo, options.now, config)
     progress("fidelity")
     protected = frozenset(item.file for item in log.protected)
+    claude_md = read_claude_md(options.repo, options.home)
     fidelity = check_fidelity(memdir, protected=protected, near_threshold=options.near_threshold,
-                              claude_md=read_claude_md(options.repo, options.home))
+                              claude_md=claude_md)
+    denied = check_negations(memdir, claude_md)
     progress("hygiene")
     policy, policy_errors = _policy(root)
     hygiene = check_hygiene(memdir, policy=policy, require_source=options.require_source)
     clashes = merge_findings(check_values(memdir), check_said_gone(memdir))
     memdir = replace(memdir, errors=(*memdir.errors, *policy_errors))
     progress("decide")
-    evidence = gather_evidence(memdir, inventory, staleness, [fidelity, hygiene, clashes], log,
-                               options)
+    evidence = gather_evidence(memdir, inventory, staleness,
+                               [fidelity, hygiene, clashes, denied], log, options)
     reach = scan(memdir, [(r.register_id, r.tombstone) for r in log.rows])
-    return assemble_plan(memdir, options, evidence, reach, staleness, config.trusted)
+    return assemble_plan(memdir, options, evidence, reach, staleness, config.trusted,
+                         flagged=flagged_items(log.text))
 
 
 def _policy(root: Path) -> tuple[Policy, tuple[LoadError, ...]]:

@@ -215,3 +215,8 @@ def _render(result: ApplyResult, as_json: bool) -> None:
         out.print(f"{done.op} {done.file}{rid}{where}: {done.message}")
         if done.superseded and done.op == "withdraw":
             out.print(f"counter-memory {done.superseded} added to the index")
+
+
+# For sibling command modules (`cli/flags.py`, `cli/reaccession.py`).
+locate_entry = _locate
+render_result = _render

@@ -40,14 +40,17 @@ def summary_view(report: PassReport) -> RenderableType:
         table.add_row(what, value)
     parts: list[RenderableType] = [table]
     resyn = report.resynthesis
-    parts += [Text(f"Shrunk: {s['file']} ({s['before']} → {s['after']} bytes)")
+    parts += [Text(f"Shrunk: {s['file']} ({s['before']} → {s['after']} bytes)"
+                   + ("; fold what is left into the index (review)" if "fold" in s else ""))
               for s in resyn.shrunk]
+    parts += [Text(f"Coherence (review): {c['why']}") for c in resyn.coherence]
     parts += [Text(f"Cold from disuse (keep): {c['file']} — {c['label']}")
               for c in resyn.cold_disuse]
     parts += [Text(f"Cold from irrelevance (look again next pass): {c['file']} — {c['label']}")
               for c in resyn.cold_irrelevance]
     parts += [Text(f"Broken link: {b['file']}: {b['why']}") for b in resyn.broken_links]
     parts += [Text(f"Warning: {w}", style="yellow") for w in report.warnings]
+    parts += [Text(f"Note: {n}") for n in report.notes]
     return Group(*parts)
 
 

@@ -31,6 +31,7 @@ from prune_memory.stages.apply_result import (
     result,
 )
 from prune_memory.stages.apply_session import recover, writing
+from prune_memory.stages.corrected import CORRECTION_RULES, annotated_body
 from prune_memory.stages.snapshot import Snapshot, require_snapshot
 from prune_memory.store.journal import pack
 from prune_memory.store.pruninglog import read_log
@@ -85,11 +86,14 @@ def inoculate(root: Path, file: str, inoculation: Inoculation, *, snapshot: Snap
 def update_entry(root: Path, file: str, body: str, *, reason: str, snapshot: Snapshot,
                  now: datetime, expected_sha256: str | None = None,
                  rule: str = "4-stale-known-correction") -> ApplyResult:
-    """Replace an entry's body (frontmatter kept, `modified:` stamped) and log the change."""
+    """Replace an entry's body (frontmatter kept, `modified:` stamped) and log the change; a
+    drift correction marks each line it changed `[corrected <date>]`."""
     require_snapshot(snapshot, root)
     with writing(root) as notes:
         name = _topic_only(writable(root, file), "withdrawn, not rewritten in place")
         current = read_current(root, name, expected_sha256)
+        if rule in CORRECTION_RULES:
+            body = annotated_body(current.raw, body, now)
         data = with_new_body(current.raw, body, iso_utc(now))
         after = sha256(data)
         row = [now.date().isoformat(), "updated", f"`{name}`", "N/A",

@@ -218,6 +218,22 @@ def never_persist(ev: Evidence) -> Decision | None:
         evidence_class="never-persist", strength=Strength.WORDING) if found else None
 
 
+def lost_reason(ev: Evidence) -> Decision | None:
+    """A short decision that dropped the reason its own commit gave (compression loss)."""
+    found = ev.kind(C.LOW_UTILITY, "compression-loss")
+    return Decision(Action.UPDATE, "3-compression-loss", _because(
+        "The decision lost its reason; add it back from the commit", found),
+        evidence_class="compression-loss", strength=Strength.HISTORY) if found else None
+
+
+def low_importance(ev: Evidence) -> Decision | None:
+    """Whoever wrote it marked it unimportant: a person decides whether it earns its place."""
+    found = ev.kind(C.LOW_UTILITY, "low-importance")
+    return Decision(Action.WITHDRAW, "7-low-importance", _because(
+        "Marked low importance by whoever wrote it", found),
+        evidence_class="low-importance", strength=Strength.WORDING) if found else None
+
+
 def public_reference(ev: Evidence) -> Decision | None:
     found = ev.kind(C.LOW_UTILITY, "public-reference")
     return Decision(Action.REVIEW, "7-public-reference", _because(
@@ -228,7 +244,7 @@ def public_reference(ev: Evidence) -> Decision | None:
 RULES: tuple[Rule, ...] = (
     protected, secret, poison, overridden_decision, session_log, noise, stale_claims,
     duplicate, abandoned_strategy, finished_work, session_chatter, contradiction,
-    near_duplicate, never_persist, public_reference,
+    near_duplicate, lost_reason, never_persist, low_importance, public_reference,
 )
 
 

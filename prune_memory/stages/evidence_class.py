@@ -19,7 +19,7 @@ EVIDENCE_CLASSES = frozenset({
     "state-drift", "name-drift", "subject-deleted", "subject-closed", "plan-carried-out",
     "completed-work", "session-log", "session-chatter", "noise", "never-persist",
     "exact-duplicate", "contained-duplicate", "claude-md-duplicate", "abandoned-strategy",
-    "decision-reversal",
+    "decision-reversal", "compression-loss", "low-importance", "prose-count-drift",
 })
 
 
@@ -43,7 +43,9 @@ def drift_class(finding: Finding) -> str:
             return "lone-name-moved"
         return "path-renamed" if "current_path" in ev else "path-deleted"
     if code is FindingCode.COUNT_DRIFT:
-        return "line-count-drift" if ev.get("kind") == "line-count" else "count-drift"
+        if ev.get("kind") == "line-count":
+            return "line-count-drift"
+        return "prose-count-drift" if ev.get("kind") == "prose-count" else "count-drift"
     if code is FindingCode.VERSION_DRIFT:
         if ev.get("kind") == "release":
             return "release-drift"

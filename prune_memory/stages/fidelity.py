@@ -14,7 +14,13 @@ from prune_memory.gcpause import collector_paused
 from prune_memory.model import JSON, Entry, EntryKind, Finding, FindingCode, MemoryDir
 from prune_memory.secrets.mask import mask_text
 from prune_memory.stages.claudemd import ClaudeMdUnit, claude_md_units
-from prune_memory.stages.contradiction import LIMITS, NEGATIONS, Contradiction, contradictions
+from prune_memory.stages.contradiction import (
+    LIMITS,
+    NEGATIONS,
+    Contradiction,
+    contradictions,
+    negated,
+)
 from prune_memory.stages.similarity import Corpus, has_words, similar_pairs_across, tokens
 from prune_memory.stages.survivor import choose_survivor, survivor_reason
 from prune_memory.store.index_facts import table_of
@@ -163,6 +169,8 @@ def _claude_md_duplicates(data: _Texts, units: list[ClaudeMdUnit], threshold: fl
     best: dict[int, tuple[bool, float, int]] = {}
     for i, u, sim in similar_pairs_across(data.corpus.sets, unit_sets, threshold):
         exact = data.corpus.normalised[i] == " ".join(unit_words[u])
+        if not exact and negated(data.corpus.sets[i]) != negated(unit_sets[u]):
+            continue  # "X runs" against "X never runs": a contradiction, not a repeat
         if i not in best or (exact, sim) > best[i][:2]:
             best[i] = (exact, sim, u)  # an exact repeat beats a near one; then the closest
     for i, (exact, sim, u) in sorted(best.items()):

@@ -11,6 +11,7 @@ from pathlib import Path
 from prune_memory.model import JSON, MemoryDir
 from prune_memory.plan import Plan, PlanEntry
 from prune_memory.stages.apply_result import Applied, Skipped
+from prune_memory.stages.flagmarks import record_pass_marks
 from prune_memory.stages.reachability import Reachability, scan
 from prune_memory.stages.resynthesis import Resynthesis, resynthesize, unlink_text
 from prune_memory.stages.review import WITHDRAWING_CHOICES, Verdict
@@ -33,6 +34,7 @@ class PassReport:
     before: JSON
     after: Reachability
     resynthesis: Resynthesis
+    notes: tuple[str, ...] = ()  # the plan's notes (an unreadable repo, rebuild advice)
 
     def count(self, *ops: str) -> int:
         return sum(1 for a in self.applied if a.op in ops and a.status == "done")
@@ -64,6 +66,7 @@ def finish_pass(root: Path, plan: Plan, verdicts: Sequence[Verdict], repairs: Se
     """Apply, audit, rescan and re-synthesise; returns everything the summary shows."""
     outcome = apply_verdicts(root, plan, verdicts, repairs, snapshot=snapshot, now=now)
     record_audit(root, plan, outcome, snapshot=snapshot, now=now)
+    record_pass_marks(root, plan.entries, pending(plan, verdicts), now=now)
     after_dir = load_memory_dir(root)
     register = [(r.register_id, r.tombstone) for r in read_log(root).rows]
     return PassReport(
@@ -71,7 +74,7 @@ def finish_pass(root: Path, plan: Plan, verdicts: Sequence[Verdict], repairs: Se
         skipped=tuple(outcome.skipped), warnings=tuple(outcome.warnings),
         pending=tuple(pending(plan, verdicts)), before=plan.reachability,
         after=scan(after_dir, register),
-        resynthesis=resynthesize(plan, after_dir, outcome.applied))
+        resynthesis=resynthesize(plan, after_dir, outcome.applied), notes=plan.notes)
 
 
 def save_decisions(root: Path, plan: Plan, verdicts: Sequence[Verdict]) -> Path:

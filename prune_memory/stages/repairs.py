@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from prune_memory.model import JSON, Action, Entry, MemoryDir
+from prune_memory.stages.pointers import is_placeholder, pointer_target
 from prune_memory.stages.reachability import Reachability
 
 if TYPE_CHECKING:
@@ -26,6 +27,15 @@ def index_line_for(entry: Entry) -> str:
     return f"- [{title[:1].upper() + title[1:]}]({entry.file}) — {hook}"
 
 
+def _droppable(memdir: MemoryDir, dangling: JSON) -> bool:
+    """Only a pointer line to a real-looking file is dropped: prose that holds a link, or the
+    index format written out as an example (`[Title](file.md)`), stays for a person."""
+    if memdir.index is None or is_placeholder(dangling["target"]):
+        return False
+    line = next((ln for ln in memdir.index.lines if ln.number == dangling["line"]), None)
+    return line is not None and pointer_target(line) == dangling["target"]
+
+
 def propose_repairs(memdir: MemoryDir, reach: Reachability,
                     entries: Sequence[PlanEntry]) -> list[JSON]:
     """Drop dangling index lines, fix inexact links, index orphans that stay."""
@@ -33,7 +43,7 @@ def propose_repairs(memdir: MemoryDir, reach: Reachability,
     repairs: list[JSON] = [
         {"kind": "drop-dangling", "line": d["line"], "target": d["target"], "text": d["text"],
          "why": f"index line {d['line']} links {d['target']}, which does not exist"}
-        for d in reach.dangling]
+        for d in reach.dangling if _droppable(memdir, d)]
     repairs += [
         {"kind": "fix-link", "line": d["line"], "from": d["target"], "to": d["likely"],
          "text": d["text"], "why": f"{d['target']} most likely means {d['likely']}"}

@@ -64,20 +64,30 @@ def set_audit_fields(text: str, *, manifest: str, date: str,
 
 def add_protected(text: str, file: str, reason: str, date: str) -> str:
     """Add `file` to the `## Protected` list."""
-    lines, eol = _split(text)
-    start = _ensure_section(lines, PROTECTED_HEADING, before=CHANGES_HEADING)
-    end = _section_end(lines, start)
-    last = max((n for n in range(start + 1, end) if parse_protected_line(lines[n])),
-               default=start)
-    reason_text = " ".join(reason.split()) or "no reason given"
-    lines.insert(last + 1, f"- `{file}` — {reason_text} (protected {date})")
-    return _join(lines, eol)
+    return add_listed(text, PROTECTED_HEADING, file, reason, f"protected {date}")
 
 
 def remove_protected(text: str, file: str) -> str:
     """Drop every `## Protected` line naming `file`."""
+    return remove_listed(text, PROTECTED_HEADING, file)
+
+
+def add_listed(text: str, heading: str, file: str, reason: str, stamp: str) -> str:
+    """Add `- `file` — reason (stamp)` to the list under `heading`, opened before `## Changes`."""
     lines, eol = _split(text)
-    start = _find(lines, PROTECTED_HEADING)
+    start = _ensure_section(lines, heading, before=CHANGES_HEADING)
+    end = _section_end(lines, start)
+    last = max((n for n in range(start + 1, end) if parse_protected_line(lines[n])),
+               default=start)
+    reason_text = " ".join(reason.split()) or "no reason given"
+    lines.insert(last + 1, f"- `{file}` — {reason_text} ({stamp})")
+    return _join(lines, eol)
+
+
+def remove_listed(text: str, heading: str, file: str) -> str:
+    """Drop every line of the list under `heading` that names `file`."""
+    lines, eol = _split(text)
+    start = _find(lines, heading)
     if start is None:
         return text
     end = _section_end(lines, start)

@@ -25,7 +25,8 @@ REGISTER_ID = re.compile(r"^(\d{4}-\d{2}-\d{2})-(\d{2,})$")
 _HEADING = re.compile(r"^(#{1,6})\s")
 _BULLET = re.compile(r"^\s*[-*+]\s+(?P<item>.+?)\s*$")
 _FIELD = re.compile(r"^\s*[-*+]\s+(?P<key>[^:]+?):\s*(?P<value>.*?)\s*$")
-_DATE_TAIL = re.compile(r"\s*\((?:protected\s+(?:on\s+)?)?(\d{4}-\d{2}-\d{2})\)\s*$")
+_DATE_TAIL = re.compile(
+    r"\s*\((?:(?:protected|flagged)\s+(?:on\s+)?)?(\d{4}-\d{2}-\d{2})\)\s*$")
 _LINK = re.compile(r"^\[[^\]]*\]\((?P<target>[^)]+)\)")
 _SEPARATORS = "—–-:"
 
@@ -249,8 +250,13 @@ def has_register_row(text: str, register_id: str) -> bool:
 
 def protected_in(text: str) -> tuple[ProtectedItem, ...]:
     """Just the `## Protected` list (the check every write makes first)."""
+    return listed_in(text, PROTECTED_HEADING)
+
+
+def listed_in(text: str, heading: str) -> tuple[ProtectedItem, ...]:
+    """The `- file — reason (date)` items under a level-2 `heading` (Protected, Flagged)."""
     lines = text.removeprefix("\ufeff").splitlines()
-    start = next((n for n, ln in enumerate(lines) if ln.strip() == PROTECTED_HEADING), None)
+    start = next((n for n, ln in enumerate(lines) if ln.strip() == heading), None)
     if start is None:
         return ()
     end = next((n for n in range(start + 1, len(lines))

@@ -11,6 +11,7 @@ from prune_memory.errors import PruneMemoryError, RefusedError
 from prune_memory.model import TOMBSTONE_DIR
 from prune_memory.store import atomic, journal
 from prune_memory.store.step_indexline import run_restore_line, run_withdraw_line
+from prune_memory.store.step_reaccession import run_reaccession
 from prune_memory.store.step_simple import run_inoculate, run_restore, run_update
 from prune_memory.store.step_withdraw import run_withdraw
 from prune_memory.store.stepkit import StepOutcome
@@ -23,6 +24,7 @@ RUNNERS: dict[str, Runner] = {
     "inoculate": run_inoculate,
     "withdraw-line": run_withdraw_line,
     "restore-line": run_restore_line,
+    "reaccession": run_reaccession,
 }
 
 

@@ -210,7 +210,8 @@ def test_update_rewrites_the_body_and_stamps_modified(memory: Path, snap: Snapsh
     apply.update_entry(memory, "project_ci.md", "GitHub Actions builds", reason="CI moved",
                        snapshot=snap, now=NOW, expected_sha256=planned)
     text = (memory / "project_ci.md").read_text()
-    assert text.endswith("modified: 2026-11-29T12:00:00Z\n---\nGitHub Actions builds\n")
+    assert text.endswith("modified: 2026-11-29T12:00:00Z\n---\n"
+                         "GitHub Actions builds [corrected 2026-11-29]\n")
     assert "description: CI on Jenkins" in text
     assert read_log(memory).changes[0].change == "updated"
     with pytest.raises(RefusedError, match="changed since the plan"):

@@ -190,7 +190,7 @@ def test_every_rule_id_is_documented() -> None:
     ids = {"0-protected", "secret", "poison", "5i-overridden-decision", "1-ephemeral",
            "4-stale-subject-gone", "3-duplicate", "4-stale-known-correction", "4-stale-claim",
            "5i-abandoned-strategy", "contradiction", "near-duplicate", "1-never-persist",
-           "6-completed-work", "7-public-reference"}
+           "6-completed-work", "7-public-reference", "3-compression-loss", "7-low-importance"}
     assert all(f"`{rule_id}`" in doc for rule_id in ids)
-    assert len(RULES) == 15
+    assert len(RULES) == 17
     assert isinstance(decide(ev()), Decision)
