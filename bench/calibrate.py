@@ -46,6 +46,7 @@ class Tally:
 class Score:
     automated: dict[str, Tally] = field(default_factory=dict)
     suggested: dict[str, Tally] = field(default_factory=dict)
+    by_rule: dict[str, Tally] = field(default_factory=dict)
     found: int = 0
     missed: int = 0
     false_alarms: int = 0
@@ -109,6 +110,9 @@ def score_dir(score: Score, name: str, plan: dict[str, object],
         if action in AUTOMATED:
             tally(score.automated, class_of(entry), action, label)
         suggested = entry.get("suggested_action")
+        proposed = suggested if action == "review" and isinstance(suggested, str) else action
+        if proposed != "keep":
+            tally(score.by_rule, str(entry.get("rule")), str(proposed), label)
         if action == "review" and isinstance(suggested, str) and suggested in AUTOMATED:
             tally(score.suggested, class_of(entry), suggested, label)
     reach = plan.get("reachability") or {}
@@ -140,8 +144,8 @@ def pct(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}"
 
 
-def table(rows: dict[str, Tally]) -> list[str]:
-    out = ["| evidence class | proposals | right | wrong | precision |", "|---|---|---|---|---|"]
+def table(rows: dict[str, Tally], key: str = "evidence class") -> list[str]:
+    out = [f"| {key} | proposals | right | wrong | precision |", "|---|---|---|---|---|"]
     for key, t in sorted(rows.items(), key=lambda kv: (-kv[1].total, kv[0])):
         out.append(f"| `{key}` | {t.total} | {t.right} | {t.wrong} | {pct(t.precision)} |")
     return out
@@ -169,6 +173,12 @@ def render(score: Score) -> str:
         "## Suggestions left to review (what the evidence points to, not applied)",
         "",
         *table(score.suggested),
+        "",
+        "## Per rule id (every proposal: applied, suggested, flagged or reviewed)",
+        "",
+        "A review or a flag is right when the expert's accepted actions include it.",
+        "",
+        *table(score.by_rule, "rule"),
         "",
         "## Per directory",
         "",

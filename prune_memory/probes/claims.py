@@ -43,7 +43,11 @@ def locate_claim(entry: Entry, finding: Finding) -> Finding:
 
 def _central(entry: Entry, said: str, finding: Finding) -> bool:
     """The claim names what the memory is about: the claim (or the issue it cites) is in
-    its name, description or first heading, or the words of a file's name are."""
+    its name, description or first heading, or the words of a file's name are. A fact in
+    the index is about what its label names (`**Start:**`, or its first words)."""
+    if entry.kind is EntryKind.INDEX_LINE:
+        label = re.split(r":\*{0,2}\s|\s[—–-]\s", entry.body.split("\n", 1)[0], maxsplit=1)[0]
+        return _plain(said) in _plain(label)
     about = _plain(subject(entry))
     named = [said, str(finding.evidence.get("reference") or "")]
     if any(n and _plain(n) in about for n in named):

@@ -92,6 +92,13 @@ def _answered(spec: CountSpec, ctx: ProbeContext) -> bool:
     return ctx.memo(f"count.{spec!r}", lambda: recount(ctx.facts, tree, spec)) is not None
 
 
+_NOT_FOLDERS = frozenset({
+    "commits", "branches", "tags", "sessions", "changes", "issues", "steps", "times", "days",
+    "hours", "minutes", "seconds", "lines", "bytes", "users", "people", "tests", "bugs",
+    "fixes", "runs", "calls", "requests", "errors", "rows", "records", "entries", "items",
+})
+
+
 def infer(facts: RepoFacts, tree: TreeIndex, noun: str) -> Inferred | None:
     """The one thing in the repo that `noun` can only mean, counted; None when unsure."""
     if noun in ("services", "containers"):
@@ -103,8 +110,11 @@ def infer(facts: RepoFacts, tree: TreeIndex, noun: str) -> Inferred | None:
                  and "/" not in p[len(".github/workflows/"):] and p.endswith((".yml", ".yaml"))]
         if flows:
             return Inferred(len(flows), "workflow files in `.github/workflows/`")
+    if noun in _NOT_FOLDERS:
+        return None  # counted in history, time or code, never by files in a folder
+    # Only a folder named by the plural itself: `commit/` or `client/` hold one thing each.
     homes = [d for d in facts.directories
-             if d.rsplit("/", 1)[-1].lower() in (noun, noun[:-1]) and d.count("/") < MAX_DEPTH]
+             if d.rsplit("/", 1)[-1].lower() == noun and d.count("/") < MAX_DEPTH]
     if len(homes) != 1:
         return None  # none, or several places it could mean
     counted = recount(facts, tree, CountSpec("members", homes[0]))

@@ -14,6 +14,7 @@ from prune_memory.gcpause import collector_paused
 from prune_memory.model import JSON, Entry, EntryKind, Finding, FindingCode, MemoryDir
 from prune_memory.secrets.mask import mask_text
 from prune_memory.stages.claudemd import ClaudeMdUnit, claude_md_units
+from prune_memory.stages.containment import article_free, contained_pairs
 from prune_memory.stages.contradiction import (
     LIMITS,
     NEGATIONS,
@@ -21,7 +22,13 @@ from prune_memory.stages.contradiction import (
     contradictions,
     negated,
 )
-from prune_memory.stages.similarity import Corpus, has_words, similar_pairs_across, tokens
+from prune_memory.stages.similarity import (
+    Corpus,
+    has_words,
+    jaccard,
+    similar_pairs_across,
+    tokens,
+)
 from prune_memory.stages.survivor import choose_survivor, survivor_reason
 from prune_memory.store.index_facts import table_of
 
@@ -72,6 +79,7 @@ def check_fidelity(
         found: Findings = defaultdict(list)
         tables = table_of(memdir.index) if memdir.index else {}
         _exact_duplicates(data, protected, found)
+        _contained(data, protected, near_threshold, found)
         _near_duplicates(data, protected, near_threshold, found, tables)
         _contradictions(data, negations, found)
         _claude_md_duplicates(data, claude_md_units(claude_md), near_threshold, found)
@@ -110,6 +118,30 @@ def _exact_duplicates(data: _Texts, protected: frozenset[str], found: Findings) 
             ))
 
 
+def _contained(data: _Texts, protected: frozenset[str], threshold: float,
+               found: Findings) -> None:
+    """A memory every word of which a longer one also says (or equal but for articles and
+    punctuation): the shorter is the copy to withdraw, for a person to confirm."""
+    for pair in contained_pairs(data.texts, [e.kind.value for e in data.entries]):
+        inner, outer = data.entries[pair.inner], data.entries[pair.outer]
+        if data.corpus.normalised[pair.inner] == data.corpus.normalised[pair.outer]:
+            continue  # an exact copy, reported as such
+        close = jaccard(data.corpus.sets[pair.inner], data.corpus.sets[pair.outer])
+        if not pair.same and close >= threshold:
+            continue  # a near-duplicate: shown side by side to merge, with the others
+        if inner.file in protected:
+            continue
+        how = ("says the same but for articles and punctuation as" if pair.same
+               else "says nothing that is not also in the longer")
+        found[inner.file].append(Finding(
+            code=FindingCode.DUPLICATE,
+            message=f"{how} {outer.file}, which is kept",
+            evidence={"kind": "exact-duplicate" if pair.same else "contained-duplicate",
+                      **_pair_texts(data, pair.inner, pair.outer), "survivor": outer.file,
+                      **_dates(inner, outer)},
+            related=(outer.file,)))
+
+
 def _kept_because(keep: Entry, members: list[Entry], protected: frozenset[str]) -> str:
     runner_up = choose_survivor([m for m in members if m is not keep], protected)
     return survivor_reason(keep, runner_up, protected)
@@ -121,6 +153,8 @@ def _near_duplicates(data: _Texts, protected: frozenset[str], threshold: float,
         first, second = data.entries[i], data.entries[j]
         if first.file in tables and tables[first.file] == tables.get(second.file):
             continue  # rows of one table are alike by design
+        if article_free(data.texts[i]) == article_free(data.texts[j]):
+            continue  # a copy but for articles: reported with the duplicates
         better = choose_survivor([first, second], protected)
         for this, that in ((i, j), (j, i)):
             other = data.entries[that]

@@ -11,11 +11,12 @@ from prune_memory.plan import Inoculation, Plan, PlanEntry
 from prune_memory.secrets.mask import mask_text
 from prune_memory.stages.coherence import fragment_merges, index_coherence
 from prune_memory.stages.decay import Decay
-from prune_memory.stages.decide import DRIFT, Decision, Evidence, decide, grade
+from prune_memory.stages.decide import Decision, Evidence, decide, grade
 from prune_memory.stages.flagmarks import keep_flagged
 from prune_memory.stages.inoculation import draft_inoculation
 from prune_memory.stages.reachability import Reachability
 from prune_memory.stages.repairs import LEAVING, propose_repairs
+from prune_memory.stages.rules import DRIFT
 from prune_memory.stages.staleness import StalenessReport
 from prune_memory.store.pruninglog import ProtectedItem
 
@@ -43,7 +44,7 @@ def plan_entry(ev: Evidence, decision: Decision, decay: Decay, options: PassOpti
         if decision.action is not Action.KEEP else None
     proposed = decision.proposed_text
     return PlanEntry(
-        file=entry.file, name=entry.name, memory_type=entry.memory_type,
+        file=entry.file, name=mask_text(entry.name), memory_type=entry.memory_type,
         cls=ev.classification.cls, signal=ev.classification.signal, protected=ev.protected,
         fidelity=grade(ev).value, access={**ev.access.to_json(), "decay": decay.to_json(),
                                           "checked": checked},

@@ -25,15 +25,25 @@ _SHORT_IP = re.compile(r"(?<![\w.])\.(25[0-5]|2[0-4]\d|1?\d?\d)(?![\w.])")
 _TOTAL = re.compile(r"(?<![\w.~])(\d{1,5})\+?\s+(?:[a-z-]+\s+){0,2}?(tools|services|endpoints|"
                     r"tables|commands|routes|pages|plugins|skills|modules|tests|workers|hosts|"
                     r"servers|nodes|jobs|agents|screens|models|collections)\b", re.IGNORECASE)
+# "Python 3.12", "MagicOnion 7.10.0", "port 8080": the value names its own subject.
+_NAMED_VERSION = re.compile(r"(?<![\w.-])([A-Za-z][\w+-]{1,30})\s+v?(\d+\.\d+(?:\.\d+)?)\b"
+                            r"(?![.\w])")
+_PORT = re.compile(r"\bport\s+(\d{2,5})\b", re.IGNORECASE)
+# Names specific enough to stand for one thing: `code`, words with digits (D75, FTM-150),
+# camel case (DietPi) and hyphenated host names (radio-pi).
 _KEY = re.compile(r"`([^`\n]{2,60})`|([A-Za-z][\w.-]*\d[\w.-]*|\d[\w-]*[A-Za-z][\w-]*|"
-                  r"[a-z]+[A-Z][\w]*|[A-Z][a-z]+[A-Z][\w]*)")
+                  r"[a-z]+[A-Z][\w]*|[A-Z][a-z]+[A-Z][\w]*|[a-z][a-z0-9]+(?:-[a-z0-9]+)+)")
 _HEADING = re.compile(r"^#{1,6}\s+(.+)$")
 _DATE = re.compile(r"\b(20\d\d-[01]\d-[0-3]\d)\b")
 # Tokens that look specific but name no one thing.
-_GENERIC = frozenset({"ipv4", "ipv6", "http", "https", "utf8", "x86", "x64", "arm64", "2fa",
-                      "mp3", "mp4", "h264", "wifi", "localhost", "127.0.0.1", "0.0.0.0",
-                      "1080p", "4k", "24h", "12h"})
+_GENERIC = frozenset({"readonly", "builtin", "realtime", "nonblocking", "opensource",
+                      "selfhosted", "endtoend", "ipv4", "ipv6", "http", "https", "utf8",
+                      "x86", "x64", "arm64", "2fa", "mp3", "mp4", "h264", "wifi", "localhost",
+                      "127.0.0.1", "0.0.0.0", "1080p", "4k", "24h", "12h"})
 _LOOPBACK = ("127.", "0.0.0.0", "255.")
+_NOT_TOOLS = frozenset({"version", "v", "step", "phase", "stage", "part", "section", "chapter",
+                        "schema", "level", "page", "issue", "pr", "release", "since", "from",
+                        "to", "and", "or", "is", "was", "at", "on", "in", "of"})
 MAX_VALUES_PER_SUBJECT = 2  # a subject seen with more values is not one host or one total
 
 
@@ -95,7 +105,19 @@ def _claim(file: str, line: int, text: str, context: frozenset[str],
     return Claim(file, line, text, subjects, values, own, _date_in(text) or dated)
 
 
+_CLAUSE = re.compile(r"\s[—–]\s|;\s|\.\s|,\s|\s?[()]")
+_NEGATED = re.compile(r"\b(?:not|no|never|none|nor)\b|n't\b|\bnicht\b|\bkein|不|没有",
+                      re.IGNORECASE)
+
+
 def _values(text: str) -> Iterator[tuple[str, str]]:
+    """The values a line states, clause by clause: "7.10.1 does NOT exist" states none."""
+    for clause in _CLAUSE.split(text):
+        if not _NEGATED.search(clause):
+            yield from _clause_values(clause)
+
+
+def _clause_values(text: str) -> Iterator[tuple[str, str]]:
     for match in _IP.finditer(text):
         if not match.group(1).startswith(_LOOPBACK):
             yield ("ip", match.group(1))
@@ -103,6 +125,11 @@ def _values(text: str) -> Iterator[tuple[str, str]]:
         yield ("ip-tail", match.group(1))
     for match in _TOTAL.finditer(text):
         yield (f"count of {match.group(2).lower()}", match.group(1))
+    for match in _NAMED_VERSION.finditer(text):
+        if match.group(1).lower() not in _NOT_TOOLS:
+            yield (f"version of {match.group(1).lower()}", match.group(2))
+    for match in _PORT.finditer(text):
+        yield ("port", match.group(1))
 
 
 def _subjects(text: str) -> frozenset[str]:

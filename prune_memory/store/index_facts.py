@@ -14,6 +14,7 @@ import hashlib
 import re
 
 from prune_memory.model import Block, Entry, EntryKind, Index, IndexLine, LinkKind
+from prune_memory.secrets.mask import mask_text
 
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _ENTRY_ID = re.compile(r"^MEMORY\.md#L([1-9]\d*)$")
@@ -107,7 +108,7 @@ def _fact(index: Index, lines: list[IndexLine], mtime: dt.datetime) -> Entry:
     raw = "\n".join(ln.text for ln in lines).encode("utf-8")
     return Entry(
         file=index_entry_id(head.number, index.file), kind=EntryKind.INDEX_LINE,
-        name=fact_text(head.text)[:60], description="", memory_type=None, frontmatter={},
+        name=mask_text(fact_text(head.text))[:60], description="", memory_type=None, frontmatter={},
         body=body, sha256=hashlib.sha256(raw).hexdigest(), size=len(raw), mtime=mtime,
         links=tuple(lk for ln in lines for lk in ln.links),
         index_lines=tuple(ln.number for ln in lines),

@@ -7,6 +7,7 @@ from typing import Any
 
 from prune_memory.model import Entry, EntryKind, Finding, FindingCode, MemoryDir
 from prune_memory.stages.claudemd import claude_md_units, read_claude_md
+from prune_memory.stages.containment import article_free
 from prune_memory.stages.contradiction import NEGATIONS, SEED_NEGATIONS
 from prune_memory.stages.fidelity import check_fidelity
 from tests.jsonstore.storegen import generate_texts
@@ -174,11 +175,16 @@ def test_pairs_match_the_all_pairs_reference_on_generated_memories() -> None:
                 for f in items if f.code is code}
 
     file = [e.file for e in entries]
+    # pairs equal but for articles and punctuation are reported as duplicates instead
+    copies = {(i, j) for i, j, _ in near if article_free(texts[i]) == article_free(texts[j])}
     assert pairs(FindingCode.NEAR_DUPLICATE) == {
-        p for i, j, _ in near for p in ((file[i], file[j]), (file[j], file[i]))}
+        p for i, j, _ in near if (i, j) not in copies
+        for p in ((file[i], file[j]), (file[j], file[i]))}
     assert pairs(FindingCode.CONTRADICTION) == {
         p for i, j, _, _ in flags for p in ((file[i], file[j]), (file[j], file[i]))}
     losers = [f for items in found.values() for f in items
               if f.code is FindingCode.DUPLICATE and f.related == (f.evidence["survivor"],)]
-    assert len(losers) == sum(len(g) - 1 for g in exact)
+    article_losers = [f for f in losers if "articles" in f.message]
+    assert len(losers) - len(article_losers) == sum(len(g) - 1 for g in exact)
+    assert len(article_losers) <= len(copies)
     assert exact and near and flags
