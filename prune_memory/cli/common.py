@@ -90,6 +90,16 @@ def resolve_repo(repo: Path | None, memory_dir: Path, project: Path | None) -> P
     return git_root(project or Path.cwd())
 
 
+def snapshot_dir_path(value: str | None) -> Path | None:
+    """`--snapshot-dir` as a path; an empty value is an error, not the current directory."""
+    if value is None:
+        return None
+    if not value.strip():
+        raise BadInputError("--snapshot-dir is empty; name a folder outside the memory "
+                            "directory")
+    return Path(value)
+
+
 def exit_with(code: int) -> None:
     if code:
         raise typer.Exit(code)

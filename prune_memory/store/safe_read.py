@@ -30,6 +30,17 @@ def refuse_linked_own_paths(root: Path) -> None:
                                f"through links — put the real {kind} there first")
 
 
+NAME_MAX = 255  # bytes in one directory entry on every filesystem we write to
+
+
+def is_member_name(name: str) -> bool:
+    """A plain name of an entry directly inside a directory: not empty, not `.` or `..`,
+    no path separator or NUL, short enough for the filesystem. Names from files people can
+    edit (the pruning log, a tombstone header) must pass this before anything is written."""
+    return bool(name) and name not in (".", "..") and not any(c in name for c in "/\\\0") \
+        and len(name.encode("utf-8", "surrogateescape")) <= NAME_MAX
+
+
 def is_inside(root: Path, candidate: Path) -> bool:
     """True when `candidate`, with every symlink resolved, lies inside `root`."""
     try:
