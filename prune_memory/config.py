@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from prune_memory.errors import BadInputError
+from prune_memory.store.safe_read import read_regular
 
 CONFIG_FILE = ".prune-memory.toml"
 COUNT_KEYS = frozenset({"pattern", "glob", "name", "description"})
@@ -76,7 +77,7 @@ def load_config(explicit: Path | None = None, repo_root: Path | None = None) -> 
 
 def _read(path: Path) -> Config:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular(path).decode("utf-8")  # a FIFO here would block the pass
     except (OSError, UnicodeDecodeError) as err:
         raise BadInputError(f"{path}: cannot read the config file ({err})") from err
     return parse_config(text, path)

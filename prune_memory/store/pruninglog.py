@@ -13,6 +13,7 @@ from pathlib import Path
 
 from prune_memory.model import LOG_FILE
 from prune_memory.store.logtable import split_row
+from prune_memory.store.safe_read import read_regular
 
 PROTECTED_HEADING = "## Protected"
 CHANGES_HEADING = "## Changes"
@@ -114,10 +115,11 @@ def log_path(root: Path) -> Path:
 def read_log(root: Path) -> PruningLog:
     """The parsed pruning log of `root`; an empty log when the file does not exist yet, or
     is a symlink (never followed: the loader reports it, and every write refuses)."""
-    path = log_path(root)
-    if path.is_symlink() or not path.is_file():
+    try:
+        raw = read_regular(log_path(root))
+    except OSError:  # missing, a symlink (ELOOP), a FIFO or folder: nothing of ours to read
         return PruningLog()
-    return parse_log(path.read_bytes().decode("utf-8", errors="replace"))
+    return parse_log(raw.decode("utf-8", errors="replace"))
 
 
 @lru_cache(maxsize=8)

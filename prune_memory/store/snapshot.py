@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from prune_memory.store import atomic
+from prune_memory.store.safe_read import read_regular
 
 MANIFEST = "MANIFEST.sha256"
 
@@ -54,9 +55,7 @@ def copy_tree(source: Path, target: Path) -> CopiedTree:
 def _copy_file(src: Path, dst: Path, info: os.stat_result) -> str:
     """Copy one file into the fresh snapshot folder (no rename needed: nobody reads it
     yet), fsynced; mode and times kept."""
-    fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW)
-    with os.fdopen(fd, "rb") as handle:
-        data = handle.read()
+    data = read_regular(src)
     out = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         atomic.write_all(out, data)
@@ -91,7 +90,7 @@ def write_manifest(target: Path, files: dict[str, str]) -> Path:
 def read_manifest(path: Path) -> dict[str, str]:
     """Path → digest from a manifest in `sha256sum` format."""
     found: dict[str, str] = {}
-    for line in path.read_bytes().decode("utf-8", errors="surrogateescape").splitlines():
+    for line in read_regular(path).decode("utf-8", errors="surrogateescape").splitlines():
         escaped = line.startswith("\\")
         digest, _, rel = line.removeprefix("\\").partition("  ")
         if escaped:
@@ -105,20 +104,21 @@ def verify_manifest(target: Path) -> list[str]:
     """Problems found re-hashing every file the manifest of `target` names (empty: verified)."""
     problems: list[str] = []
     for rel, digest in read_manifest(target / MANIFEST).items():
-        path = target / rel
-        if path.is_symlink() or not path.is_file():
+        try:
+            data = read_regular(target / rel)
+        except OSError:
             problems.append(f"{rel}: missing from the snapshot")
-        elif hashlib.sha256(path.read_bytes()).hexdigest() != digest:
+            continue
+        if hashlib.sha256(data).hexdigest() != digest:
             problems.append(f"{rel}: bytes differ from the manifest")
     return problems
 
 
 def read_snapshot_file(target: Path, rel: str) -> bytes | None:
     """Bytes of one file of a snapshot, if it is there and matches the manifest."""
-    manifest = target / MANIFEST
-    digest = read_manifest(manifest).get(rel) if manifest.is_file() else None
-    path = target / rel
-    if digest is None or path.is_symlink() or not path.is_file():
+    try:
+        digest = read_manifest(target / MANIFEST).get(rel)
+        data = read_regular(target / rel) if digest is not None else b""
+    except OSError:
         return None
-    data = path.read_bytes()
-    return data if hashlib.sha256(data).hexdigest() == digest else None
+    return data if digest is not None and hashlib.sha256(data).hexdigest() == digest else None

@@ -16,6 +16,7 @@ from typing import Any
 from prune_memory.errors import PruneMemoryError, RefusedError
 from prune_memory.model import INDEX_FILE, LOG_FILE, OWN_FILES
 from prune_memory.store import atomic
+from prune_memory.store.safe_read import NotRegularFileError, read_regular
 
 # A journal record of one step, as the journal stores it.
 Step = dict[str, Any]
@@ -40,13 +41,17 @@ def sha256(data: bytes) -> str:
 
 
 def read_or_none(path: Path) -> bytes | None:
-    """Bytes of a regular file; None when there is no file (a symlink counts as changed)."""
+    """Bytes of a regular file; None when there is no file. A symlink, folder, FIFO or
+    device counts as changed (bytes no file of ours can hold) and is never followed or
+    waited on."""
     try:
         if path.is_symlink():
             return b"\0symlink:" + os.readlink(path).encode()
-        return path.read_bytes()
+        return read_regular(path)
     except FileNotFoundError:
         return None
+    except NotRegularFileError:
+        return b"\0not a regular file"
 
 
 def sha_or_none(path: Path) -> str | None:

@@ -24,6 +24,7 @@ from prune_memory.model import TOMBSTONE_DIR
 from prune_memory.resources import read_template
 from prune_memory.store.frontmatter_parse import bounded_json
 from prune_memory.store.index_facts import index_line_number
+from prune_memory.store.safe_read import read_regular
 from prune_memory.store.yamlvalue import flow, scalar
 
 CONTRACT_FIELDS = ("name", "description", "deaccessioned_at", "reason", "rule",
@@ -189,11 +190,9 @@ def read_tombstone(root: Path, rel: str) -> Tombstone | None:
     if folder != TOMBSTONE_DIR or not name or "/" in name or "\\" in name \
             or name in (".", "..") or (root / TOMBSTONE_DIR).is_symlink():
         return None
-    if path.is_symlink() or not path.is_file():
-        return None
     try:
-        return parse_tombstone(path.read_bytes())
-    except (BadInputError, ValueError, KeyError):
+        return parse_tombstone(read_regular(path))
+    except (OSError, BadInputError, ValueError, KeyError):
         return None
 
 
@@ -225,7 +224,10 @@ def _cached_records(path: Path) -> list[IndexLineRecord] | None:
     info = path.stat()
     key = (str(path), info.st_ino, info.st_size, info.st_mtime_ns)
     if key not in _RECORDS:
-        _RECORDS[key] = _quick_records(path.read_bytes())
+        try:
+            _RECORDS[key] = _quick_records(read_regular(path))
+        except OSError:
+            return None
     return _RECORDS[key]
 
 

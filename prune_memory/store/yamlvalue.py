@@ -38,6 +38,6 @@ def _plain_reads_back(value: str) -> bool:
         return True  # plain words, or hex with a letter in it: YAML keeps these as text
     try:
         loaded = yaml.safe_load(f"k: {value}")
-    except yaml.YAMLError:
+    except (yaml.YAMLError, ValueError):  # ValueError: a date-shaped value that is no date
         return False
     return isinstance(loaded, dict) and loaded.get("k") == value
