@@ -14,7 +14,9 @@ from prune_memory.secrets.mask import mask_text
 from prune_memory.store import indexedit
 from prune_memory.store.frontmatter_parse import memory_type, parse_memory_text
 from prune_memory.store.journal import pack
+from prune_memory.store.logtable import code_name
 from prune_memory.store.pruninglog import RegisterRow, next_register_id_in
+from prune_memory.store.safe_read import is_member_name
 from prune_memory.store.stepkit import list_names, read_or_none, sha256
 from prune_memory.store.superseded import Superseded, free_slug, render_superseded, slugify
 from prune_memory.store.tombstone import (
@@ -41,8 +43,9 @@ class Current:
 def check_name(file: str) -> str:
     """A top-level topic file name; the index and the tool's own files are not entries."""
     name = file.removeprefix("./")
-    if "/" in name or "\\" in name or name in ("", ".", ".."):
-        raise BadInputError(f"{file}: give a file directly inside the memory directory")
+    if not is_member_name(name):
+        raise BadInputError(f"{file}: give a file directly inside the memory directory (a "
+                            "plain name of at most 255 bytes)")
     if name == INDEX_FILE or name in OWN_FILES:
         raise BadInputError(f"{name} is not a memory entry")
     return name
@@ -74,7 +77,8 @@ def summary(current: Current) -> str:
     """`file.md` — its description, short, secrets masked."""
     text = " ".join(current.description.split())
     short = text if len(text) <= 90 else text[:89].rstrip() + "…"
-    return mask_text(f"`{current.file}` — {short}" if short else f"`{current.file}`")
+    name = code_name(current.file)
+    return mask_text(f"{name} — {short}" if short else name)
 
 
 def entry_type(current: Current, memory_class: str | None) -> str:

@@ -16,6 +16,7 @@ from prune_memory.stages.apply_session import writing
 from prune_memory.stages.snapshot import trusted_snapshot
 from prune_memory.store import indexedit
 from prune_memory.store.atomic import is_temp_name
+from prune_memory.store.logtable import code_name
 from prune_memory.store.pruninglog import PruningLog, RegisterRow, read_log
 from prune_memory.store.recovery import execute
 from prune_memory.store.safe_read import is_member_name
@@ -45,7 +46,7 @@ def restore(root: Path, register_id: str, *, now: datetime, reason: str = "") ->
         if (done := log.restoration(register_id)) is not None:
             raise BadInputError(f"{register_id} was already restored on {done.date}")
         source = _from_tombstone(root, row) or _from_snapshot(root, row)
-        cells = [now.date().isoformat(), "restored", f"`{source.file}`", register_id,
+        cells = [now.date().isoformat(), "restored", code_name(source.file), register_id,
                  " ".join(f"{reason.strip() or 'restored on request'}; from {source.where}"
                           .split())]
         outcome = execute(root, _step(root, source, row, log, cells))

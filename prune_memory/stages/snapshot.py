@@ -61,7 +61,7 @@ def take_snapshot(root: Path, now: datetime, snapshot_dir: Path | None = None) -
     try:
         copied = copy_tree(memory, target)
         manifest = write_manifest(target, copied.files)
-        problems = verify_manifest(target)
+        problems = verify_manifest(target, copied.files)
     except OSError as err:
         shutil.rmtree(target, ignore_errors=True)
         raise RefusedError(f"snapshot failed ({err}); nothing was changed") from err

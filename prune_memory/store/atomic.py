@@ -3,22 +3,29 @@
 Callers use `atomic.atomic_write(...)` through the module (never `from … import atomic_write`),
 so a test can monkeypatch `prune_memory.store.atomic.atomic_write` — or the lower-level
 `write_all` — to inject ENOSPC or EACCES everywhere at once.
+
+A temp file's name is random and of fixed length (whatever the target's name), and is
+noted in a record under the state directory before the file is created: cleaning up after
+a crash removes only names found there, never a user's file that merely looks like ours.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import secrets
 import stat
 from pathlib import Path
 
 TEMP_SUFFIX = ".pm-tmp"
+_TEMP_NAME = re.compile(r"^\.[0-9a-f]{32}" + re.escape(TEMP_SUFFIX) + "$")
 
 
 def atomic_write(path: Path, data: bytes) -> None:
     """Replace `path` with `data` so a reader sees the old bytes or the new, never a mix."""
-    temp = path.with_name(f".{path.name}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
+    temp = path.with_name(f".{secrets.token_hex(16)}{TEMP_SUFFIX}")
+    _note_temp(temp)
     mode = _mode_to_keep(path)
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
@@ -81,17 +88,47 @@ def make_dir(path: Path) -> None:
 
 
 def is_temp_name(name: str) -> bool:
-    return name.startswith(".") and name.endswith(TEMP_SUFFIX)
+    """The shape of the names `atomic_write` gives its temp files."""
+    return _TEMP_NAME.match(name) is not None
+
+
+def _temps_record(directory: Path) -> Path:
+    """Where the temp names created in `directory` are noted (outside it, in the state
+    directory, one file per directory)."""
+    from prune_memory.state import dir_key, state_subdir  # the gate never writes
+
+    return state_subdir("temps") / f"{dir_key(directory / '_')}.txt"
+
+
+def _note_temp(temp: Path) -> None:
+    """Note `temp`'s name before it exists. An append of one short line is atomic, so
+    processes writing at once do not mix their lines."""
+    fd = os.open(_temps_record(temp.parent), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, temp.name.encode("ascii") + b"\n")
+    finally:
+        os.close(fd)
 
 
 def leftover_temps(directory: Path) -> list[Path]:
-    """Temp files an interrupted `atomic_write` left in `directory` (not recursive)."""
-    if not directory.is_dir():
+    """Temp files an interrupted `atomic_write` left in `directory` (not recursive): names
+    the record holds that are still there as regular files."""
+    try:
+        noted = _temps_record(directory).read_text(encoding="ascii").split()
+    except (FileNotFoundError, UnicodeDecodeError):
         return []
-    return sorted(p for p in directory.iterdir() if is_temp_name(p.name) and not p.is_dir())
+    found = []
+    for name in sorted(set(noted)):
+        path = directory / name
+        if is_temp_name(name) and path.is_file() and not path.is_symlink():
+            found.append(path)
+    return found
 
 
 def clean_temps(directory: Path) -> list[Path]:
-    """Remove the leftover temp files of `directory`; return what was removed."""
+    """Remove the leftover temp files of `directory`, then forget the record; return what
+    was removed. The caller holds the directory's lock, so no write of ours is under way."""
     removed = [p for p in leftover_temps(directory) if remove_file(p)]
+    with contextlib.suppress(FileNotFoundError):
+        _temps_record(directory).unlink()
     return removed

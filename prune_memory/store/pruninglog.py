@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from prune_memory.model import LOG_FILE
-from prune_memory.store.logtable import split_row
+from prune_memory.store.logtable import name_from_code, split_row
 from prune_memory.store.safe_read import read_regular
 
 PROTECTED_HEADING = "## Protected"
@@ -53,7 +53,7 @@ class RegisterRow:
     def file(self) -> str | None:
         """The entry's file name when the summary starts with it in backticks."""
         found = re.match(r"^`([^`]+)`", self.entry)
-        return found.group(1) if found else None
+        return name_from_code(found.group(1)) if found else None
 
     def cells(self) -> tuple[str, ...]:
         return (self.register_id, self.entry, self.type, self.reason, self.tombstone,

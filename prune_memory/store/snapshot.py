@@ -22,7 +22,7 @@ MANIFEST = "MANIFEST.sha256"
 class CopiedTree:
     files: dict[str, str]  # posix path relative to the root → sha256 of the bytes read
     links: tuple[str, ...]  # symlinks recreated as links, not followed
-    skipped: tuple[str, ...]  # sockets, fifos, devices, our own temp files
+    skipped: tuple[str, ...]  # sockets, fifos, devices
 
 
 def copy_tree(source: Path, target: Path) -> CopiedTree:
@@ -44,7 +44,7 @@ def copy_tree(source: Path, target: Path) -> CopiedTree:
             info = os.lstat(src)
             if stat.S_ISLNK(info.st_mode):
                 links.append(_copy_link(src, target / rel, Path(rel)))
-            elif stat.S_ISREG(info.st_mode) and not atomic.is_temp_name(name):
+            elif stat.S_ISREG(info.st_mode):
                 files[rel] = _copy_file(src, target / rel, info)
             else:
                 skipped.append(rel)
@@ -90,7 +90,8 @@ def write_manifest(target: Path, files: dict[str, str]) -> Path:
 def read_manifest(path: Path) -> dict[str, str]:
     """Path → digest from a manifest in `sha256sum` format."""
     found: dict[str, str] = {}
-    for line in read_regular(path).decode("utf-8", errors="surrogateescape").splitlines():
+    text = read_regular(path).decode("utf-8", errors="surrogateescape")
+    for line in text.split("\n")[:-1]:  # only "\n" ends a line: a name may hold \f or U+2028
         escaped = line.startswith("\\")
         digest, _, rel = line.removeprefix("\\").partition("  ")
         if escaped:
@@ -100,10 +101,16 @@ def read_manifest(path: Path) -> dict[str, str]:
     return found
 
 
-def verify_manifest(target: Path) -> list[str]:
-    """Problems found re-hashing every file the manifest of `target` names (empty: verified)."""
+def verify_manifest(target: Path, copied: dict[str, str] | None = None) -> list[str]:
+    """Problems found re-hashing every file the manifest of `target` names (empty: verified).
+    With `copied` (what the copy hashed as it read), the manifest must name exactly those
+    files with those hashes: a name it cannot hold exactly would show up here."""
     problems: list[str] = []
-    for rel, digest in read_manifest(target / MANIFEST).items():
+    listed = read_manifest(target / MANIFEST)
+    if copied is not None and listed != copied:
+        odd = sorted(set(listed) ^ set(copied))[:3]
+        problems.append(f"the manifest does not name what was copied: {odd!r}")
+    for rel, digest in listed.items():
         try:
             data = read_regular(target / rel)
         except OSError:

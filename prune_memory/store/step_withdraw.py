@@ -12,6 +12,7 @@ from pathlib import Path
 from prune_memory.store import indexedit
 from prune_memory.store.journal import unpack
 from prune_memory.store.logedit import add_change_row, add_register_row
+from prune_memory.store.logtable import code_name
 from prune_memory.store.pruninglog import ChangeRow, RegisterRow, has_register_row, parse_log
 from prune_memory.store.stepkit import (
     Step,
@@ -97,7 +98,7 @@ def _roll_back(root: Path, step: Step) -> StepOutcome:
 def _cancel(root: Path, step: Step) -> StepOutcome:
     """After the commit point the file changed: keep it, re-index it, log the cancellation."""
     edit_index(root, lambda raw: indexedit.restore_lines(raw, _records(step)))
-    row = ChangeRow(step["date"], "withdrawal-cancelled", f"`{step['file']}`",
+    row = ChangeRow(step["date"], "withdrawal-cancelled", code_name(step["file"]),
                     step["register_id"], "the file changed during the withdrawal; the newer "
                     f"text was kept, the tombstone {step['tombstone']} holds the older one")
     text = read_log_text(root)
