@@ -12,6 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from prune_memory.model import LOG_FILE
+from prune_memory.store.lineends import bare_lines
 from prune_memory.store.logtable import name_from_code, split_row
 from prune_memory.store.safe_read import read_regular
 
@@ -126,7 +127,7 @@ def read_log(root: Path) -> PruningLog:
 def parse_log(text: str) -> PruningLog:
     """Parse the markdown of a pruning log (see DESIGN §5). Cached: a batch reads the
     same text several times per step, and the records are frozen."""
-    lines = text.removeprefix("\ufeff").splitlines()
+    lines = bare_lines(text.removeprefix("\ufeff"))
     protected: list[ProtectedItem] = []
     audits: list[Audit] = []
     changes: list[ChangeRow] = []
@@ -240,18 +241,23 @@ _ROW_ID = re.compile(r"^[ \t]*\|[ \t]*(\d{4}-\d{2}-\d{2})-(\d{2,})[ \t]*\|", re.
 
 def next_register_id_in(text: str, day: str) -> str:
     """`next_register_id` straight from the log's text: cheap enough to call every step."""
-    numbers = [int(m.group(2)) for m in _ROW_ID.finditer(text) if m.group(1) == day]
+    numbers = [int(m.group(2)) for m in _ROW_ID.finditer(_lf(text)) if m.group(1) == day]
     return f"{day}-{max(numbers, default=0) + 1:02d}"
 
 
 def has_register_row(text: str, register_id: str) -> bool:
     pattern = rf"^[ \t]*\|[ \t]*{re.escape(register_id)}[ \t]*\|"
-    return re.search(pattern, text, re.MULTILINE) is not None
+    return re.search(pattern, _lf(text), re.MULTILINE) is not None
+
+
+def _lf(text: str) -> str:
+    """`text` with CR and CRLF line ends read as LF, for the line-anchored searches."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def protected_in(text: str) -> tuple[ProtectedItem, ...]:
     """Just the `## Protected` list (the check every write makes first)."""
-    lines = text.removeprefix("\ufeff").splitlines()
+    lines = bare_lines(text.removeprefix("\ufeff"))
     start = next((n for n, ln in enumerate(lines) if ln.strip() == PROTECTED_HEADING), None)
     if start is None:
         return ()

@@ -87,26 +87,27 @@ def remove_if(path: Path, expected_sha: str) -> bool:
 
 
 def edit_index(root: Path, change: Callable[[bytes], bytes]) -> bool:
-    """Apply `change` to MEMORY.md (empty when missing) and write it if the bytes differ."""
-    path = root / INDEX_FILE
-    before = read_or_none(path)
-    after = change(before or b"")
-    if after == (before or b"") or (before is None and not after):
-        return False
-    atomic.atomic_write(path, after)
-    return True
+    """Apply `change` to MEMORY.md (empty when missing) and write it if the bytes differ.
+    Lines another process adds meanwhile are kept (`atomic.rewrite`)."""
+    def edited(before: bytes | None) -> bytes | None:
+        after = change(before or b"")
+        return None if before is None and not after else after
+
+    return atomic.rewrite(root / INDEX_FILE, edited)
 
 
 def read_log_text(root: Path) -> str:
+    """The pruning log as text that encodes back to the same bytes: bytes that are not
+    UTF-8 (a hand edit in latin-1, say) ride along as surrogate escapes."""
     data = read_or_none(root / LOG_FILE)
-    return "" if data is None else data.decode("utf-8", errors="replace")
+    return "" if data is None else data.decode("utf-8", errors="surrogateescape")
 
 
 def write_log_text(root: Path, text: str) -> None:
     """Replace the pruning log; a full disk or a permission problem is refused, not a crash
     (the atomic write leaves the old log as it was)."""
     try:
-        atomic.atomic_write(root / LOG_FILE, text.encode("utf-8"))
+        atomic.atomic_write(root / LOG_FILE, text.encode("utf-8", errors="surrogateescape"))
     except OSError as err:
         raise RefusedError(f"cannot write {LOG_FILE} ({err.strerror or err}); it is "
                            "unchanged — free space or fix permissions, then run the command "

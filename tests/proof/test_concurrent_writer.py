@@ -9,6 +9,7 @@ survive: the changed file as it now is, a line added to the index.
 from __future__ import annotations
 
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -107,3 +108,38 @@ def test_a_file_deleted_after_the_plan_is_skipped_and_the_rest_proceed(
         assert (root / "deaccessioned" / other).exists()
     bodies = {name: body for name, body in base.bodies.items() if name != gone}
     assert_whole(root, Baseline(bodies, base.dangling | {gone}))
+
+
+APPENDER = """
+import os, sys, time
+path, stop = sys.argv[1], sys.argv[2]
+n = 0
+while not os.path.exists(stop):
+    n += 1
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+    os.write(fd, f"Note {n} appended by another session.\\n".encode())
+    os.close(fd)
+    time.sleep(0.0005)
+print(n)
+"""
+
+
+def test_lines_appended_to_the_index_during_a_run_are_all_kept(
+        cli: Callable[..., CliResult], memory: tuple[Path, Path], tmp_path: Path) -> None:
+    """Claude Code may write MEMORY.md at any moment: a process appends a line every half
+    millisecond for the whole of `run --yes`; every one of them must be there afterwards."""
+    root, repo = memory
+    stop = tmp_path / "stop"
+    writer = subprocess.Popen([sys.executable, "-c", APPENDER, str(root / INDEX_FILE),
+                               str(stop)], stdout=subprocess.PIPE, text=True)
+    try:
+        result = cli("run", root, "--repo", repo, "--yes", "--now", NOW)
+    finally:
+        stop.touch()
+        appended = int(writer.communicate(timeout=60)[0])
+    assert result.code == ExitCode.OK, result.err
+    assert len(list((root / "deaccessioned").iterdir())) >= 5 and appended > 100
+    index = (root / INDEX_FILE).read_text()
+    missing = [n for n in range(1, appended + 1)
+               if f"Note {n} appended by another session.\n" not in index]
+    assert not missing, f"{len(missing)} of {appended} appended lines lost"
