@@ -22,9 +22,10 @@ from prune_memory.errors import ExitCode
 from prune_memory.model import INDEX_FILE
 from prune_memory.plan import Plan
 from prune_memory.stages.review import AUTO_APPLIED
+from prune_memory.store.pruninglog import read_log
 from tests.conftest import CliResult
 from tests.jsonstore.storegen import Shares
-from tests.proof.harness import Baseline, assert_whole
+from tests.proof.harness import Baseline, assert_whole, cli_argv, cli_env
 
 NOW = "2026-11-29T12:00:00+00:00"
 SHARES = MemoryShares(text=Shares(exact=0.05, near=0.02, negation=0.02), ephemeral=0.25,
@@ -143,3 +144,21 @@ def test_lines_appended_to_the_index_during_a_run_are_all_kept(
     missing = [n for n in range(1, appended + 1)
                if f"Note {n} appended by another session.\n" not in index]
     assert not missing, f"{len(missing)} of {appended} appended lines lost"
+
+
+def test_two_runs_with_different_state_directories_never_interleave(
+        memory: tuple[Path, Path], tmp_path: Path) -> None:
+    """The pid lock lives under XDG_STATE_HOME; the flock on the memory directory is what
+    two processes with different state homes share. Each run finishes or is refused whole:
+    no register id twice, every tombstone with its one row."""
+    root, repo = memory
+    argv = [*cli_argv(), "run", str(root), "--repo", str(repo), "--yes", "--now", NOW]
+    runs = [subprocess.Popen(argv, env=cli_env(tmp_path / f"state-{n}"), text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE) for n in (1, 2)]
+    codes = [(run.wait(timeout=300), run.stderr.read() if run.stderr else "") for run in runs]
+    assert {code for code, _ in codes} <= {ExitCode.OK, ExitCode.REFUSED}, codes
+    assert ExitCode.OK in {code for code, _ in codes}
+    rows = read_log(root).rows
+    assert len({row.register_id for row in rows}) == len(rows) >= 5
+    assert sorted(p.name for p in (root / "deaccessioned").iterdir()) == \
+        sorted(Path(row.tombstone).name for row in rows)
