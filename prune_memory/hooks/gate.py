@@ -95,8 +95,10 @@ def _judge(call: payload.WriteCall, bound: dict[str, str], mode: Mode) -> Verdic
 
 def _reason(call: payload.WriteCall, targets: tuple[str, ...],
             hits: list[tuple[str, str, int, str]], decision: Decision) -> str:
+    from prune_memory.secrets.mask import mask_text  # a secret in a file name stays out
+
     verb = "blocked" if decision is Decision.DENY else "warning"
-    where = ", ".join(targets)
+    where = mask_text(", ".join(targets))
     lines = [f"prune-memory gate ({verb}): this {call.tool} puts text into memory ({where}) "
              "that must not be kept there:"]
     for rule, part, line, detail in hits[:MAX_LISTED]:

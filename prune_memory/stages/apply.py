@@ -13,6 +13,7 @@ from pathlib import Path
 
 from prune_memory.errors import BadInputError, PruneMemoryError, RefusedError
 from prune_memory.plan import Inoculation
+from prune_memory.secrets.mask import mask_text
 from prune_memory.stages.apply_build import (
     read_current,
     superseded_json,
@@ -94,7 +95,7 @@ def update_entry(root: Path, file: str, body: str, *, reason: str, snapshot: Sna
         data = with_new_body(current.raw, body, iso_utc(now))
         after = sha256(data)
         row = [now.date().isoformat(), "updated", code_name(name), "N/A",
-               f"{rule}: {reason} (sha256 {current.sha256[:12]}… → {after[:12]}…)"]
+               mask_text(f"{rule}: {reason} (sha256 {current.sha256[:12]}… → {after[:12]}…)")]
         step = {"op": "update", "file": name, "before_sha256": current.sha256,
                 "data": pack(data), "after_sha256": after, "row": row}
         done = applied_from(execute(root, step))
@@ -128,7 +129,7 @@ def _inoculate_only(root: Path, file: str, ino: Inoculation, now: datetime,
     read_current(root, name, expected_sha256)
     record = superseded_record(root, name, ino, now, supersedes=name)
     row = [now.date().isoformat(), "inoculated", code_name(name), "N/A",
-           f"counter-memory {record.file}: {' '.join(ino.abandonment_reason.split())}"]
+           mask_text(f"counter-memory {record.file}: {ino.abandonment_reason}")]
     step = {"op": "inoculate", "file": name, "superseded": superseded_json(record), "row": row}
     outcome = execute(root, step)
     if outcome.status != "done":

@@ -96,12 +96,15 @@ def superseded_record(root: Path, base: str, ino: Inoculation, now: datetime,
         if not value.strip():
             raise BadInputError(f"inoculate needs a non-empty --{field}")
     taken = list_names(root)
-    slug = free_slug(slugify(ino.slug or Path(base).stem), taken)
+    slug = free_slug(slugify(mask_text(ino.slug or Path(base).stem)), taken)
     day = now.date().isoformat()
-    return Superseded(slug=slug, date=day, pattern=ino.pattern,
-                      period=ino.period or f"unknown to {day}", evidence=ino.evidence,
-                      abandonment_reason=ino.abandonment_reason,
-                      do_not_rederive=ino.do_not_rederive, supersedes=supersedes)
+    # The counter-memory is loaded like any memory: nothing in it may carry a secret.
+    return Superseded(slug=slug, date=day, pattern=mask_text(ino.pattern),
+                      period=mask_text(ino.period or f"unknown to {day}"),
+                      evidence=mask_text(ino.evidence),
+                      abandonment_reason=mask_text(ino.abandonment_reason),
+                      do_not_rederive=mask_text(ino.do_not_rederive),
+                      supersedes=mask_text(supersedes))
 
 
 def superseded_json(record: Superseded) -> dict[str, str]:

@@ -47,8 +47,8 @@ def restore(root: Path, register_id: str, *, now: datetime, reason: str = "") ->
             raise BadInputError(f"{register_id} was already restored on {done.date}")
         source = _from_tombstone(root, row) or _from_snapshot(root, row)
         cells = [now.date().isoformat(), "restored", code_name(source.file), register_id,
-                 " ".join(f"{reason.strip() or 'restored on request'}; from {source.where}"
-                          .split())]
+                 mask_text(" ".join(f"{reason.strip() or 'restored on request'}; from "
+                                    f"{source.where}".split()))]
         outcome = execute(root, _step(root, source, row, log, cells))
         if outcome.status != "done":
             raise RefusedError(outcome.message)

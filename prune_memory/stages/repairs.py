@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from prune_memory.errors import RefusedError
 from prune_memory.model import JSON, Action, Entry, MemoryDir
+from prune_memory.secrets.mask import mask_text
 from prune_memory.stages.reachability import Reachability
 from prune_memory.store import indexedit
 
@@ -21,11 +22,15 @@ LEAVING = (Action.WITHDRAW, Action.WITHDRAW_INOCULATE)
 ORPHAN_SECTION = "Re-indexed by prune-memory"
 
 
-def index_line_for(entry: Entry) -> str:
-    """The index line Claude Code would have written: `- [Title](file.md) — hook`."""
+def index_line_for(entry: Entry) -> str | None:
+    """The index line Claude Code would have written: `- [Title](file.md) — hook`, with any
+    secret in the title or hook masked (the index is loaded into every session). None when
+    the file's own name holds one: no line can link it without copying the secret."""
+    if mask_text(entry.file) != entry.file:
+        return None
     title = entry.name.replace("_", " ").replace("-", " ").strip() or entry.file
     hook = " ".join(entry.description.split()) or "(no description)"
-    return f"- [{title[:1].upper() + title[1:]}]({entry.file}) — {hook}"
+    return mask_text(f"- [{title[:1].upper() + title[1:]}]({entry.file}) — {hook}")
 
 
 def propose_repairs(memdir: MemoryDir, reach: Reachability,
@@ -45,8 +50,11 @@ def propose_repairs(memdir: MemoryDir, reach: Reachability,
         entry = memdir.entry(orphan["file"])
         if entry is None or entry.file in leaving or _linked(raw, entry.file):
             continue
+        line = index_line_for(entry)
+        if line is None:
+            continue
         repairs.append({"kind": "index-orphan", "file": entry.file,
-                        "line": index_line_for(entry), "section": ORPHAN_SECTION,
+                        "line": line, "section": ORPHAN_SECTION,
                         "why": f"{entry.file} is on disk but nothing in the index points at it"})
     return repairs
 

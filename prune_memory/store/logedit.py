@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from prune_memory.resources import read_template
+from prune_memory.secrets.mask import mask_text
 from prune_memory.store.lineends import split_ends, usual_end
 from prune_memory.store.logtable import render_header, render_row
 from prune_memory.store.pruninglog import (
@@ -58,7 +59,8 @@ def set_audit_fields(text: str, *, manifest: str, date: str,
     keys = {key for key, _ in fields}
     kept = [ln for ln in lines[start + 1:register]
             if not ((m := _FIELD.match(ln)) and m.group("key").strip() in keys)]
-    bullets = _new(eol, *(f"- {key}: {' '.join(value.split())}" for key, value in fields))
+    bullets = _new(eol, *(f"- {key}: {mask_text(' '.join(value.split()))}"
+                          for key, value in fields))
     body = bullets + [ln for ln in kept if ln.strip()]
     tail = _new(eol, "") if register < end or end < len(lines) else []
     lines[start + 1:register] = body + tail
@@ -72,7 +74,7 @@ def add_protected(text: str, file: str, reason: str, date: str) -> str:
     end = _section_end(lines, start)
     last = max((n for n in range(start + 1, end) if parse_protected_line(lines[n])),
                default=start)
-    reason_text = " ".join(reason.split()) or "no reason given"
+    reason_text = mask_text(" ".join(reason.split())) or "no reason given"
     lines[last + 1:last + 1] = _new(eol, f"- `{file}` — {reason_text} (protected {date})")
     return _join(bom, lines, eol)
 

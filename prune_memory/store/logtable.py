@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import re
 
+from prune_memory.secrets.mask import mask_text
+
 _UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 
 
 def cell(text: str) -> str:
-    """Text made safe for one table cell: a single line, pipes escaped."""
-    return " ".join(text.split()).replace("|", "\\|")
+    """Text made safe for one table cell: a single line, pipes escaped, and any secret
+    masked (the log sits in the memory directory: nothing written there carries one)."""
+    return mask_text(" ".join(text.split())).replace("|", "\\|")
 
 
 def render_row(cells: tuple[str, ...] | list[str]) -> str:

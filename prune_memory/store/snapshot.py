@@ -2,6 +2,8 @@
 
 Symlinks are copied as symlinks and never followed, so a link pointing out of the memory
 directory cannot pull outside files into the copy; the manifest lists regular files only.
+A file or folder whose name holds a secret is stored under a digest of its name
+(`stored_name`), so neither the manifest nor a listing of the snapshot shows the secret.
 """
 
 from __future__ import annotations
@@ -31,16 +33,17 @@ def copy_tree(source: Path, target: Path) -> CopiedTree:
     links: list[str] = []
     skipped: list[str] = []
     for folder, dirs, names in os.walk(source, followlinks=False):
-        rel_dir = Path(folder).relative_to(source)
+        rel_dir = Path(stored_path(Path(folder).relative_to(source).as_posix()))
         for name in sorted(dirs):
             src = Path(folder) / name
+            here = rel_dir / stored_name(name)
             if src.is_symlink():
-                links.append(_copy_link(src, target / rel_dir / name, rel_dir / name))
+                links.append(_copy_link(src, target / here, here))
             else:
-                (target / rel_dir / name).mkdir(mode=0o700)
+                (target / here).mkdir(mode=0o700)
         dirs[:] = sorted(d for d in dirs if not (Path(folder) / d).is_symlink())
         for name in sorted(names):
-            src, rel = Path(folder) / name, (rel_dir / name).as_posix()
+            src, rel = Path(folder) / name, (rel_dir / stored_name(name)).as_posix()
             info = os.lstat(src)
             if stat.S_ISLNK(info.st_mode):
                 links.append(_copy_link(src, target / rel, Path(rel)))
@@ -50,6 +53,21 @@ def copy_tree(source: Path, target: Path) -> CopiedTree:
                 skipped.append(rel)
         atomic.fsync_dir(target / rel_dir)
     return CopiedTree(files=files, links=tuple(links), skipped=tuple(skipped))
+
+
+def stored_name(name: str) -> str:
+    """The name a file or folder gets in the snapshot: its own, unless it holds a secret;
+    then `masked-name-<digest of the name>`, which `read_snapshot_file` finds again."""
+    from prune_memory.secrets.mask import mask_text
+
+    if name in ("", ".") or mask_text(name) == name:
+        return name
+    digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()
+    return f"masked-name-{digest[:32]}"
+
+
+def stored_path(rel: str) -> str:
+    return "/".join(stored_name(part) for part in rel.split("/"))
 
 
 def _copy_file(src: Path, dst: Path, info: os.stat_result) -> str:
@@ -123,6 +141,7 @@ def verify_manifest(target: Path, copied: dict[str, str] | None = None) -> list[
 
 def read_snapshot_file(target: Path, rel: str) -> bytes | None:
     """Bytes of one file of a snapshot, if it is there and matches the manifest."""
+    rel = stored_path(rel)
     try:
         digest = read_manifest(target / MANIFEST).get(rel)
         data = read_regular(target / rel) if digest is not None else b""

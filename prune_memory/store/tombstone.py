@@ -80,7 +80,9 @@ class TombstoneHeader:
 
     @property
     def name(self) -> str:
-        return f"withdrawn-{Path(tombstone_base(self.original_file)).stem}"
+        """What recall shows of the tombstone: the stem, any secret in it masked (only
+        `original_file` keeps the name exactly, for restore)."""
+        return f"withdrawn-{mask_text(Path(tombstone_base(self.original_file)).stem)}"
 
     @property
     def description(self) -> str:
