@@ -18,6 +18,7 @@ from typing import Any
 
 from prune_memory.errors import BadInputError
 from prune_memory.store.safe_read import read_regular
+from prune_memory.timedregex import TimedPattern
 
 CONFIG_FILE = ".prune-memory.toml"
 COUNT_KEYS = frozenset({"pattern", "glob", "name", "description"})
@@ -28,7 +29,7 @@ class CountRule:
     """A claim pattern with one number group, and the tracked paths that number counts."""
 
     name: str
-    pattern: re.Pattern[str]
+    pattern: TimedPattern  # run with a time limit: a user's regex may backtrack without end
     glob: str
     description: str = ""
 
@@ -114,7 +115,8 @@ def _count_rule(item: object, number: int, where: str) -> CountRule:
     if compiled.groups < 1:
         raise BadInputError(f"{label}: pattern needs a group around the number, e.g. (\\d+)")
     name = str(item.get("name") or f"count-{number}")
-    return CountRule(name=name, pattern=compiled, glob=glob,
+    timed = TimedPattern(pattern, label=f"{where}: count rule {name!r}")
+    return CountRule(name=name, pattern=timed, glob=glob,
                      description=str(item.get("description", "")))
 
 
