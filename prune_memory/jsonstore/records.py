@@ -76,6 +76,10 @@ def _read_text(path: Path) -> str:
         raise BadInputError(f"cannot read store {path}: {reason}") from err
 
 
+_TOO_DEEP = "nests too deeply to be a store of records (lists or objects inside each " \
+    "other hundreds of levels down)"
+
+
 def _objects(path: Path, text: str) -> Iterator[tuple[Any, int]]:
     """(object, line number) pairs from either a JSON list or one JSON object per line."""
     stripped = text.strip()
@@ -84,6 +88,8 @@ def _objects(path: Path, text: str) -> Iterator[tuple[Any, int]]:
             data = json.loads(stripped)
         except json.JSONDecodeError as err:
             raise BadInputError(f"{path}: invalid JSON at line {err.lineno}: {err.msg}") from err
+        except RecursionError as err:
+            raise BadInputError(f"{path}: {_TOO_DEEP}") from err
         if not isinstance(data, list):
             raise BadInputError(f"{path}: a JSON store must be a list of records")
         yield from ((obj, position + 1) for position, obj in enumerate(data))
@@ -92,9 +98,12 @@ def _objects(path: Path, text: str) -> Iterator[tuple[Any, int]]:
         if not line.strip():
             continue
         try:
-            yield json.loads(line), number
+            obj = json.loads(line)
         except json.JSONDecodeError as err:
             raise BadInputError(f"{path}: line {number} is not JSON: {err.msg}") from err
+        except RecursionError as err:
+            raise BadInputError(f"{path}: line {number}: {_TOO_DEEP}") from err
+        yield obj, number
 
 
 def _record(obj: Any, line: int) -> StoreRecord:

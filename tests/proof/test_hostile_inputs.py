@@ -110,3 +110,21 @@ def test_a_repo_that_is_not_there_is_bad_input_and_nothing_changes(
         assert done.code == ExitCode.BAD_INPUT, (args, done.err)
         assert "--repo" in done.err
     assert tree_hash(memory) == before
+
+
+@pytest.mark.parametrize("shape", ["list", "record", "jsonl"])
+def test_a_json_store_nested_50000_deep_is_a_one_line_error(cli: Cli, tmp_path: Path,
+                                                            shape: str) -> None:
+    deep = "[" * 50_000 + "]" * 50_000
+    good = '{"id": "a", "text": "a", "created_at": "2026-01-01"}'
+    text = {"list": deep, "record": f'[{good[:-1]}, "meta": {deep}}}]',
+            "jsonl": f'{good}\n{{"id": "b", "meta": {deep}}}\n'}[shape]
+    store = tmp_path / ("store.jsonl" if shape == "jsonl" else "store.json")
+    store.write_text(text)
+    (tmp_path / "checks.json").write_text(deep)
+    for args in (("jsonl", "report", store), ("jsonl", "verify", store, tmp_path / "checks.json"),
+                 ("jsonl", "prune", store, "--out", tmp_path / "o.json", "--archive",
+                  tmp_path / "a.json")):
+        done = cli(*args)
+        assert done.code == ExitCode.BAD_INPUT, (args, done.err)
+        assert "nests too deeply" in done.err
