@@ -21,7 +21,7 @@ from prune_memory.store.loader import load_memory_dir
 from tests.conftest import topic, write_tree
 
 BASE = ("the deploy script pushes the api image to the registry then restarts the workers on "
-        "the staging cluster and checks the health endpoint before it tags the release").split()
+        "the staging cluster and checks the health endpoint before it tags the release")
 SWAPS = ["quickly", "always", "carefully", "first", "again", "later"]
 
 
@@ -29,7 +29,7 @@ def similar_notes(root: Path, count: int) -> Path:
     rng = random.Random(5)
     files: dict[str, str | bytes] = {}
     for n in range(count):
-        words = list(BASE)
+        words = BASE.split()
         for _ in range(2):
             words[rng.randrange(len(words))] = rng.choice(SWAPS)
         files[f"project_deploy_{n:04d}.md"] = topic(f"deploy-{n}", " ".join(words))
