@@ -63,7 +63,7 @@ def check_texts(texts: Iterable[Candidate], memory_dir: str, *,
     hits: list[GateHit] = []
     with deadline(seconds) if seconds is not None else nullcontext():
         for candidate in texts:
-            for piece, lines_before, upto in pieces(candidate.text):
+            for piece, lines_before, lowest, upto in pieces(candidate.text):
                 left = time_left()
                 if len(hits) >= ENOUGH_HITS:
                     return CheckResult(tuple(hits), problems, f"it stopped after {ENOUGH_HITS} "
@@ -75,8 +75,9 @@ def check_texts(texts: Iterable[Candidate], memory_dir: str, *,
                     found = _piece_hits(piece, candidate.where, policy)
                 except PatternTimeout as err:
                     return CheckResult(tuple(hits), (*problems, str(err)), str(err))
-                hits.extend(hit._replace(line=hit.line + lines_before) for hit in found
-                            if upto is None or hit.line + lines_before < upto)
+                hits.extend(hit._replace(line=line) for hit in found
+                            if lowest <= (line := hit.line + lines_before)
+                            and (upto is None or line < upto))
     return CheckResult(tuple(dict.fromkeys(hits)), problems)
 
 
@@ -90,14 +91,20 @@ def _piece_hits(text: str, where: str, policy: Policy | None) -> list[GateHit]:
     return hits
 
 
-def pieces(text: str) -> Iterator[tuple[str, int, int | None]]:
+def pieces(text: str) -> Iterator[tuple[str, int, int, int | None]]:
     """`text` in pieces of about PIECE_CHARS cut at line ends, each starting up to
-    OVERLAP_CHARS before the previous one ended; with the lines that come before it and
-    the last line whose findings count (the next piece sees the rest whole, or None)."""
+    OVERLAP_CHARS before the previous one ended; with the lines that come before it, and
+    the lines whose findings it reports: from the middle of its overlap with the piece
+    before to the middle of its overlap with the next (None: to the end). A secret shorter
+    than half the overlap is seen whole, with what precedes it, by the piece that reports
+    it. A piece that starts inside a line (no line end near) shares its findings instead."""
     spans = _piece_spans(text)
+    middles = [text.count("\n", 0, (after + end) // 2) + 1 if text[after - 1] == "\n" else None
+               for (_, end), (after, _) in zip(spans, spans[1:], strict=False)]
     for n, (begin, end) in enumerate(spans):
-        upto = text.count("\n", 0, spans[n + 1][0]) + 1 if n + 1 < len(spans) else None
-        yield text[begin:end], text.count("\n", 0, begin), upto
+        lowest = (middles[n - 1] if n else None) or 1
+        upto = middles[n] if n < len(middles) else None
+        yield text[begin:end], text.count("\n", 0, begin), lowest, upto
 
 
 def _piece_spans(text: str) -> list[tuple[int, int]]:

@@ -131,16 +131,27 @@ LINES = st.sampled_from(["Plain words about the build.", "", "See docs/setup.md 
                          *(s.text for s in secrets() if s.value)])
 
 
-@settings(max_examples=60, deadline=None)
-@given(lines=st.lists(LINES, min_size=1, max_size=120), piece=st.integers(300, 3000))
+@settings(max_examples=80, deadline=None)
+@given(lines=st.lists(LINES, min_size=1, max_size=120), piece=st.integers(1300, 4000))
 def test_checking_in_pieces_finds_what_one_pass_finds(lines: list[str], piece: int) -> None:
     text = "\n".join(lines) + "\n"
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(checks, "PIECE_CHARS", piece)
-        patch.setattr(checks, "OVERLAP_CHARS", 1200)  # longer than any one sample
+        patch.setattr(checks, "OVERLAP_CHARS", 1200)  # twice the longest sample
         patch.setattr(checks, "ENOUGH_HITS", 10_000)
         whole = checks.check_texts([Candidate("content", text)], "/nowhere",
                                    policy_rules=False)
     once = checks._piece_hits(text, "content", None)
     assert set(whole.hits) == set(once) and not whole.stopped
     assert sum(1 for hit in once if hit.rule == "secret") == len(find_spans(text))
+
+
+@pytest.mark.parametrize("where", ["start", "middle", "end"])
+def test_a_secret_anywhere_in_one_long_line_is_found(where: str) -> None:
+    from tests.hooks.conftest import TOKEN
+
+    filler = "filler words with no line end " * 12_000  # 360 KB: two pieces, cut mid-line
+    text = {"start": f"{TOKEN} {filler}", "middle": f"{filler[:200_000]} {TOKEN} "
+            f"{filler[200_000:]}", "end": f"{filler} {TOKEN}"}[where]
+    found = checks.check_texts([Candidate("content", text)], "/nowhere", policy_rules=False)
+    assert [hit.rule for hit in found.hits] == ["secret"] and not found.stopped
