@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 from contextlib import nullcontext
+from itertools import pairwise
 from pathlib import Path
 from typing import NamedTuple
 
@@ -100,7 +101,7 @@ def pieces(text: str) -> Iterator[tuple[str, int, int, int | None]]:
     it. A piece that starts inside a line (no line end near) shares its findings instead."""
     spans = _piece_spans(text)
     middles = [text.count("\n", 0, (after + end) // 2) + 1 if text[after - 1] == "\n" else None
-               for (_, end), (after, _) in zip(spans, spans[1:], strict=False)]
+               for (_, end), (after, _) in pairwise(spans)]
     for n, (begin, end) in enumerate(spans):
         lowest = (middles[n - 1] if n else None) or 1
         upto = middles[n] if n < len(middles) else None
