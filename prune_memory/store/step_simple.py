@@ -15,6 +15,7 @@ from prune_memory.store.stepkit import (
     StepOutcome,
     edit_index,
     ensure_file,
+    inside,
     read_log_text,
     read_or_none,
     sha256,
@@ -27,9 +28,10 @@ from prune_memory.store.tombstone import IndexLineRecord, read_tombstone
 def run_restore(root: Path, step: Step) -> StepOutcome:
     """Write the original back byte for byte, re-add its index lines, log the restoration."""
     file = step["file"]
+    target = inside(root, file)
     data = restore_bytes(root, step)
     try:
-        ensure_file(root / file, data)
+        ensure_file(target, data)
     except StepConflict:
         return StepOutcome("restore", file, "rolled-back", f"{file} exists with other "
                            "content; nothing was restored — move it away and restore again")

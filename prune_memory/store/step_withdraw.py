@@ -20,6 +20,7 @@ from prune_memory.store.stepkit import (
     StepOutcome,
     edit_index,
     ensure_file,
+    inside,
     read_log_text,
     read_or_none,
     remove_if,
@@ -33,6 +34,9 @@ from prune_memory.store.tombstone import IndexLineRecord
 def run_withdraw(root: Path, step: Step) -> StepOutcome:
     """Carry out (or finish) one withdrawal step described by its journal record."""
     file = step["file"]
+    for name in (file, step["tombstone"], *([step["superseded"]["file"]]
+                                            if step.get("superseded") else [])):
+        inside(root, name)
     current = sha_or_none(root / file)
     committed = _row_written(root, step)
     if current not in (None, step["original_sha256"]):

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from prune_memory.errors import PruneMemoryError, RefusedError
-from prune_memory.model import INDEX_FILE, LOG_FILE, OWN_FILES
+from prune_memory.model import INDEX_FILE, LOG_FILE, OWN_FILES, TOMBSTONE_DIR
 from prune_memory.store import atomic
-from prune_memory.store.safe_read import NotRegularFileError, read_regular
+from prune_memory.store.safe_read import NotRegularFileError, is_member_name, read_regular
 
 # A journal record of one step, as the journal stores it.
 Step = dict[str, Any]
@@ -112,6 +112,17 @@ def write_log_text(root: Path, text: str) -> None:
         raise RefusedError(f"cannot write {LOG_FILE} ({err.strerror or err}); it is "
                            "unchanged — free space or fix permissions, then run the command "
                            "again") from err
+
+
+def inside(root: Path, rel: str) -> Path:
+    """`root / rel` for a name a journal record gives: a plain name, or one directly in
+    the tombstone folder. Anything else is a record the tool never writes (ValueError:
+    `recover` sets it aside) — a step never writes outside the memory directory."""
+    folder, _, name = rel.rpartition("/")
+    if folder not in ("", TOMBSTONE_DIR) or not is_member_name(name):
+        raise ValueError(f"journal record names {rel!r}, which is not a file of the memory "
+                         "directory")
+    return root / rel
 
 
 def list_names(folder: Path) -> set[str]:

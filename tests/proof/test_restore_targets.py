@@ -131,3 +131,23 @@ def test_an_unusable_snapshot_dir_is_bad_input_and_changes_nothing(
         assert done.code == ExitCode.BAD_INPUT, (args, done.err)
         assert "--snapshot-dir" in done.err and "Traceback" not in done.err
         assert tree_hash(memory) == before
+
+
+@pytest.mark.parametrize("op", ["restore", "withdraw"])
+def test_a_journal_record_naming_a_path_is_set_aside_unrun(cli: Cli, memory: Path,
+                                                           tmp_path: Path, op: str) -> None:
+    from prune_memory.store import journal
+
+    digest = hashlib.sha256(BODY).hexdigest()
+    (tmp_path / "payload.md").write_bytes(BODY)
+    step = {"op": op, "file": "../home/evil.md", "original_sha256": digest,
+            "source": {"snapshot": str(tmp_path), "file": "payload.md"}, "index_lines": [],
+            "row": [], "tombstone": "deaccessioned/x.md", "tombstone_sha256": digest,
+            "tombstone_header": "", "manifest": "/nowhere", "date": "2026-11-29",
+            "register_id": "2026-11-29-01"}
+    journal.begin(memory, step)
+    before = tree_hash(memory)
+    done = cli("recover", memory)
+    assert done.code == ExitCode.OK, done.err
+    assert "set-aside" in done.out + done.err
+    assert not (tmp_path / "home" / "evil.md").exists() and tree_hash(memory) == before
