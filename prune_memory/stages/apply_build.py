@@ -27,6 +27,7 @@ from prune_memory.store.tombstone import (
 )
 
 NOT_APPLICABLE = "N/A"
+REASON_CHARS = 240  # in a register row; the tombstone's header keeps the whole reason
 
 
 @dataclass(frozen=True)
@@ -75,10 +76,16 @@ def read_current(root: Path, file: str, expected_sha: str | None) -> Current:
 
 def summary(current: Current) -> str:
     """`file.md` — its description, short, secrets masked."""
-    text = " ".join(current.description.split())
-    short = text if len(text) <= 90 else text[:89].rstrip() + "…"
-    name = code_name(current.file)
-    return mask_text(f"{name} — {short}" if short else name)
+    text = shortened(current.description, 90)
+    name = mask_text(code_name(current.file))
+    return f"{name} — {text}" if text else name
+
+
+def shortened(text: str, limit: int) -> str:
+    """`text` on one line, secrets masked first (so a cut never leaves part of one behind),
+    then cut to `limit` characters."""
+    masked = mask_text(" ".join(text.split()))
+    return masked if len(masked) <= limit else masked[:limit - 1].rstrip() + "…"
 
 
 def entry_type(current: Current, memory_class: str | None) -> str:
@@ -145,7 +152,8 @@ def plan_withdrawal(root: Path, current: Current, log_text: str, *, reason: str,
         register_id=register_id, original_sha256=current.sha256,
         superseded_by=sup.file if sup else None, index_lines=index_lines)
     row = RegisterRow(register_id, summary(current), entry_type(current, memory_class),
-                      mask_text(f"{rule}: {reason}"), tomb, sup.file if sup else NOT_APPLICABLE)
+                      shortened(f"{rule}: {reason}", REASON_CHARS), tomb,
+                      sup.file if sup else NOT_APPLICABLE)
     return Withdrawal(register_id, tomb, render_tombstone(header, current.raw), sup, row)
 
 

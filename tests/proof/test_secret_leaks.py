@@ -211,3 +211,20 @@ def test_the_gate_never_names_a_secret_in_a_file_name(
     target = memory / f"project_{TOKEN}.md"
     out = answer(decide(write(target, f"Deploys push with {TOKEN}.\n"), Mode.STRICT))
     assert out is not None and TOKEN not in out and "github-token" in out
+
+
+def test_a_secret_cut_by_a_short_summary_leaves_no_part_behind(
+        cli: Callable[..., CliResult], tmp_path: Path) -> None:
+    """The register's summary is cut to 90 characters: a token that straddles the cut was
+    once cut first and masked after, so the half before the cut stayed in the log."""
+    token = next(s.value for s in secrets() if s.kind.startswith("github"))
+    description = "x" * 80 + f" {token} and more words after it"
+    root = write_tree(tmp_path / "memory", {
+        "MEMORY.md": "- [Ci](project_ci.md) — ci\n",
+        "project_ci.md": topic("ci", "Jenkins", description=description)})
+    done = cli("withdraw", root / "project_ci.md", "--reason", f"moved; was {token} " * 40)
+    assert done.code == ExitCode.OK, done.err
+    log = (root / "pruning-log.md").read_text()
+    assert token[4:12] not in log and "github-token" in log
+    (row,) = [line for line in log.splitlines() if line.startswith("| 2026") or "moved" in line]
+    assert len(row) < 600  # the reason is cut too; the tombstone keeps it whole
