@@ -11,6 +11,7 @@ puts no file in the directory for a snapshot or a scan to trip over).
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
 from collections.abc import Iterator
@@ -78,7 +79,16 @@ def _lock_directory(root: Path, state: Lock) -> int:
         raise RefusedError(f"memory directory {root} is locked by another prune-memory "
                            "process (one with another state directory, perhaps); wait for "
                            "it to finish") from None
+    except OSError as err:
+        os.close(fd)
+        if err.errno not in _NO_FLOCK:
+            release(state)
+            raise
+        return -1  # a filesystem without flock (some network mounts): the pid lock stays
     return fd
+
+
+_NO_FLOCK = frozenset({errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOSYS, errno.EINVAL})
 
 
 def release(lock: Lock) -> None:
