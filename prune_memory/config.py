@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from prune_memory.errors import BadInputError
+from prune_memory.store.safe_read import read_regular
+from prune_memory.timedregex import TimedPattern
 
 CONFIG_FILE = ".prune-memory.toml"
 COUNT_KEYS = frozenset({"pattern", "glob", "name", "description"})
@@ -27,7 +29,7 @@ class CountRule:
     """A claim pattern with one number group, and the tracked paths that number counts."""
 
     name: str
-    pattern: re.Pattern[str]
+    pattern: TimedPattern  # run with a time limit: a user's regex may backtrack without end
     glob: str
     description: str = ""
 
@@ -77,7 +79,7 @@ def load_config(explicit: Path | None = None, repo_root: Path | None = None) -> 
 
 def _read(path: Path) -> Config:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular(path).decode("utf-8")  # a FIFO here would block the pass
     except (OSError, UnicodeDecodeError) as err:
         raise BadInputError(f"{path}: cannot read the config file ({err})") from err
     return parse_config(text, path)
@@ -131,7 +133,8 @@ def _count_rule(item: object, number: int, where: str) -> CountRule:
     if compiled.groups < 1:
         raise BadInputError(f"{label}: pattern needs a group around the number, e.g. (\\d+)")
     name = str(item.get("name") or f"count-{number}")
-    return CountRule(name=name, pattern=compiled, glob=glob,
+    timed = TimedPattern(pattern, label=f"{where}: count rule {name!r}")
+    return CountRule(name=name, pattern=timed, glob=glob,
                      description=str(item.get("description", "")))
 
 

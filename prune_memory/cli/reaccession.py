@@ -15,6 +15,7 @@ from prune_memory.cli.common import (
     emit_json,
     parse_now,
     resolve_memory_dir,
+    snapshot_dir_path,
     warn,
 )
 from prune_memory.cli.engine import ReasonOpt, SnapshotDirOpt, render_result
@@ -65,7 +66,7 @@ def reaccession(
     when = parse_now(now)
     for note in recover(root)[1]:
         warn(note)
-    snapshot = take_snapshot(root, when, snapshot_dir)
+    snapshot = take_snapshot(root, when, snapshot_dir_path(snapshot_dir))
     render_result(reaccession(root, req, snapshot=snapshot, now=when), json)
 
 

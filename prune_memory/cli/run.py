@@ -18,6 +18,7 @@ from prune_memory.cli.common import (
     console,
     report_load_errors,
     resolve_memory_dir,
+    snapshot_dir_path,
 )
 from prune_memory.cli.passes import ConfigOpt, pass_options, render_plan
 from prune_memory.cli.progress import stage_progress
@@ -38,7 +39,7 @@ YesOpt = Annotated[bool, typer.Option(
     "--yes", "-y", help="Apply withdrawals and inoculations without asking; updates, flags "
     "and reviews stay pending.")]
 DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Stop after the plan.")]
-SnapshotOpt = Annotated[Path | None, typer.Option(
+SnapshotOpt = Annotated[str | None, typer.Option(
     "--snapshot-dir", help="Where the pre-prune snapshot goes (outside the memory dir).")]
 
 
@@ -55,6 +56,7 @@ def run(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None, repo: Re
         raise BadInputError("the review needs a terminal; use --yes to apply withdrawals "
                             "without asking, or --dry-run to see the plan")
     options = pass_options(root, repo, project, now, config)
+    chosen_snapshot_dir = snapshot_dir_path(snapshot_dir)
     if dry_run:
         plan = _plan(root, options)
         render_plan(plan, Format.TABLE)
@@ -65,7 +67,7 @@ def run(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None, repo: Re
         _say_notes(notes)
         plan = _plan(root, options)
         verdicts, repairs = _decide(plan, root, yes)
-        snapshot = take_snapshot(root, options.now, snapshot_dir)
+        snapshot = take_snapshot(root, options.now, chosen_snapshot_dir)
         report = finish_pass(root, plan, verdicts, repairs, snapshot=snapshot,
                              now=options.now)
     console().print(summary_view(report))

@@ -125,6 +125,10 @@ def _read_text(path: Path) -> str:
         raise BadInputError(f"cannot read store {path}: {reason}") from err
 
 
+_TOO_DEEP = "nests too deeply to be a store of records (lists or objects inside each " \
+    "other hundreds of levels down)"
+
+
 def _objects(path: Path, text: str) -> Iterator[tuple[Any, int]]:
     """(object, line number) pairs from a JSON list, an `entries` object, or JSON lines."""
     stripped = text.strip()
@@ -140,9 +144,12 @@ def _objects(path: Path, text: str) -> Iterator[tuple[Any, int]]:
         if not line.strip():
             continue
         try:
-            yield json.loads(line), number
+            obj = json.loads(line)
         except json.JSONDecodeError as err:
             raise BadInputError(f"{path}: line {number} is not JSON: {err.msg}") from err
+        except RecursionError as err:
+            raise BadInputError(f"{path}: line {number}: {_TOO_DEEP}") from err
+        yield obj, number
 
 
 def _whole(path: Path, text: str) -> Any:
@@ -150,14 +157,16 @@ def _whole(path: Path, text: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as err:
         raise BadInputError(f"{path}: invalid JSON at line {err.lineno}: {err.msg}") from err
+    except RecursionError as err:
+        raise BadInputError(f"{path}: {_TOO_DEEP}") from err
 
 
 def _wrapped(text: str) -> Any:
     """The `entries` of a store written as one object, else None (then it is JSON lines)."""
     try:
         data = json.loads(text)
-    except json.JSONDecodeError:
-        return None  # several objects, one per line
+    except (json.JSONDecodeError, RecursionError):
+        return None  # several objects, one per line (or too deep: the line reader says so)
     if isinstance(data, dict) and WRAPPER_KEY in data:
         return data[WRAPPER_KEY]
     return None

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from prune_memory.errors import BadInputError, PruneMemoryError, RefusedError
 from prune_memory.plan import Inoculation
+from prune_memory.secrets.mask import mask_text
 from prune_memory.stages.apply_build import (
     read_current,
     superseded_json,
@@ -34,6 +35,7 @@ from prune_memory.stages.apply_session import recover, writing
 from prune_memory.stages.corrected import CORRECTION_RULES, annotated_body
 from prune_memory.stages.snapshot import Snapshot, require_snapshot
 from prune_memory.store.journal import pack
+from prune_memory.store.logtable import code_name
 from prune_memory.store.pruninglog import read_log
 from prune_memory.store.recovery import StepInterrupted, execute
 from prune_memory.store.stepkit import read_log_text, sha256
@@ -96,8 +98,8 @@ def update_entry(root: Path, file: str, body: str, *, reason: str, snapshot: Sna
             body = annotated_body(current.raw, body, now)
         data = with_new_body(current.raw, body, iso_utc(now))
         after = sha256(data)
-        row = [now.date().isoformat(), "updated", f"`{name}`", "N/A",
-               f"{rule}: {reason} (sha256 {current.sha256[:12]}… → {after[:12]}…)"]
+        row = [now.date().isoformat(), "updated", code_name(name), "N/A",
+               mask_text(f"{rule}: {reason} (sha256 {current.sha256[:12]}… → {after[:12]}…)")]
         step = {"op": "update", "file": name, "before_sha256": current.sha256,
                 "data": pack(data), "after_sha256": after, "row": row}
         done = applied_from(execute(root, step))
@@ -130,8 +132,8 @@ def _inoculate_only(root: Path, file: str, ino: Inoculation, now: datetime,
     name = _topic_only(writable(root, file), "inoculated only together with its withdrawal")
     read_current(root, name, expected_sha256)
     record = superseded_record(root, name, ino, now, supersedes=name)
-    row = [now.date().isoformat(), "inoculated", f"`{name}`", "N/A",
-           f"counter-memory {record.file}: {' '.join(ino.abandonment_reason.split())}"]
+    row = [now.date().isoformat(), "inoculated", code_name(name), "N/A",
+           mask_text(f"counter-memory {record.file}: {ino.abandonment_reason}")]
     step = {"op": "inoculate", "file": name, "superseded": superseded_json(record), "row": row}
     outcome = execute(root, step)
     if outcome.status != "done":

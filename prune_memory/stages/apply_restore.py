@@ -8,13 +8,18 @@ from pathlib import Path
 from typing import Any
 
 from prune_memory.errors import BadInputError, RefusedError
-from prune_memory.model import INDEX_FILE, Finding, FindingCode
+from prune_memory.model import INDEX_FILE, OWN_FILES, Finding, FindingCode
+from prune_memory.secrets.mask import mask_text
 from prune_memory.stages.apply_line import is_index_line, restore_line_step, snapshot_line
 from prune_memory.stages.apply_result import ApplyResult, applied_from, result
 from prune_memory.stages.apply_session import writing
+from prune_memory.stages.snapshot import trusted_snapshot
 from prune_memory.store import indexedit
+from prune_memory.store.atomic import is_temp_name
+from prune_memory.store.logtable import code_name
 from prune_memory.store.pruninglog import PruningLog, RegisterRow, read_log
 from prune_memory.store.recovery import execute
+from prune_memory.store.safe_read import is_member_name
 from prune_memory.store.snapshot import read_snapshot_file
 from prune_memory.store.stepkit import sha256, sha_or_none
 from prune_memory.store.tombstone import IndexLineRecord, index_records, read_tombstone
@@ -41,9 +46,9 @@ def restore(root: Path, register_id: str, *, now: datetime, reason: str = "") ->
         if (done := log.restoration(register_id)) is not None:
             raise BadInputError(f"{register_id} was already restored on {done.date}")
         source = _from_tombstone(root, row) or _from_snapshot(root, row)
-        cells = [now.date().isoformat(), "restored", f"`{source.file}`", register_id,
-                 " ".join(f"{reason.strip() or 'restored on request'}; from {source.where}"
-                          .split())]
+        cells = [now.date().isoformat(), "restored", code_name(source.file), register_id,
+                 mask_text(" ".join(f"{reason.strip() or 'restored on request'}; from "
+                                    f"{source.where}".split()))]
         outcome = execute(root, _step(root, source, row, log, cells))
         if outcome.status != "done":
             raise RefusedError(outcome.message)
@@ -85,10 +90,25 @@ def _from_tombstone(root: Path, row: RegisterRow) -> Source | None:
     if stone is None or sha256(stone.original) != stone.header.original_sha256:
         return None
     head = stone.header
+    restore_target(head.original_file, f"tombstone {row.tombstone}")
     records = tuple(replace(rec, seq=head.register_id) for rec in head.index_lines)
     return Source(file=head.original_file, data=stone.original, records=records,
                   superseded=head.superseded_by, where=row.tombstone,
                   ref={"tombstone": row.tombstone})
+
+
+def restore_target(file: str, named_by: str) -> str:
+    """The name restore may write: a plain topic file directly inside the memory directory,
+    or an inline fact's line of MEMORY.md. Tombstone headers and register rows are files
+    people (or anything else) can edit, so a path, an absolute name or one of the tool's own
+    files named there is refused before anything is written."""
+    topic = is_member_name(file) and file != INDEX_FILE and file not in OWN_FILES \
+        and not is_temp_name(file)
+    if not (topic or is_index_line(file)):
+        raise RefusedError(f"{named_by} names {mask_text(repr(file))} as the file to restore; "
+                           "only a plain name directly inside the memory directory is "
+                           "restored — nothing was written")
+    return file
 
 
 def _from_snapshot(root: Path, row: RegisterRow) -> Source:
@@ -98,7 +118,8 @@ def _from_snapshot(root: Path, row: RegisterRow) -> Source:
     if file is None or manifest is None:
         raise RefusedError(f"tombstone {row.tombstone} is missing and the register row does "
                            "not name a file and snapshot to fall back on")
-    snap = Path(manifest).parent
+    restore_target(file, f"register row {row.register_id}")
+    snap = trusted_snapshot(root, manifest)
     line = snapshot_line(snap, file) if is_index_line(file) else None
     data = line[0] if line else read_snapshot_file(snap, file)
     if data is None:

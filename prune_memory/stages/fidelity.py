@@ -2,6 +2,7 @@
 
 Pairs are found with the exact similarity join, so the answer equals a comparison of every
 pair. Only exact duplicates name a loser; everything else goes to a human as `review`.
+Near-duplicates come one finding per entry, grouped (`neargroups`), however many pairs.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from prune_memory.stages.contradiction import (
     contradictions,
     negated,
 )
+from prune_memory.stages.neargroups import NearGroups
 from prune_memory.stages.similarity import (
     Corpus,
     has_words,
@@ -149,24 +151,47 @@ def _kept_because(keep: Entry, members: list[Entry], protected: frozenset[str]) 
 
 def _near_duplicates(data: _Texts, protected: frozenset[str], threshold: float,
                      found: Findings, tables: dict[str, int]) -> None:
-    for i, j, sim in data.corpus.pairs(threshold):  # exact duplicates are not among them
-        first, second = data.entries[i], data.entries[j]
-        if first.file in tables and tables[first.file] == tables.get(second.file):
-            continue  # rows of one table are alike by design
-        if article_free(data.texts[i]) == article_free(data.texts[j]):
-            continue  # a copy but for articles: reported with the duplicates
-        better = choose_survivor([first, second], protected)
-        for this, that in ((i, j), (j, i)):
-            other = data.entries[that]
-            found[data.entries[this].file].append(Finding(
-                code=FindingCode.NEAR_DUPLICATE,
-                message=f"nearly the same words as {other.file} (Jaccard {sim:.2f}); "
-                        "read both, merge into one or keep both if the difference matters",
-                evidence={**_pair_texts(data, this, that), "jaccard": round(sim, 3),
-                          "suggested_keep": better.file,
-                          **_dates(data.entries[this], other)},
-                related=(other.file,),
-            ))
+    """One finding per entry that has near-duplicates (exact ones are not among them): its
+    closest partner side by side, and, in a larger group, the next few and the group size."""
+    pairs = ((i, j, sim) for i, j, sim in data.corpus.iter_pairs(threshold)
+             if not _alike_by_design(data, i, j, tables))
+    groups = NearGroups(pairs, len(data.entries))
+    keeps: dict[int, Entry] = {}
+    for this in groups.entries():
+        members = groups.group(this)
+        root = groups.root(this)
+        if root not in keeps:
+            keeps[root] = choose_survivor([data.entries[k] for k in members], protected)
+        found[data.entries[this].file].append(
+            _near_finding(data, this, groups.closest(this), len(members), keeps[root]))
+
+
+def _near_finding(data: _Texts, this: int, closest: list[tuple[int, float]], size: int,
+                  keep: Entry) -> Finding:
+    that, sim = closest[0]
+    other = data.entries[that]
+    evidence: JSON = {**_pair_texts(data, this, that), "jaccard": round(sim, 3),
+                      "suggested_keep": keep.file, **_dates(data.entries[this], other)}
+    message = (f"nearly the same words as {other.file} (Jaccard {sim:.2f}); read both, "
+               "merge into one or keep both if the difference matters")
+    if size > 2:
+        evidence["group_size"] = size
+        evidence["closest"] = [{"file": data.entries[k].file, "jaccard": round(j, 3)}
+                               for k, j in closest]
+        message = (f"nearly the same words as {other.file} (Jaccard {sim:.2f}), one of a "
+                   f"group of {size} near-duplicates; read them side by side, merge them or "
+                   "keep those whose differences matter")
+    return Finding(code=FindingCode.NEAR_DUPLICATE, message=message, evidence=evidence,
+                   related=tuple(data.entries[k].file for k, _ in closest))
+
+
+def _alike_by_design(data: _Texts, i: int, j: int, tables: dict[str, int]) -> bool:
+    """Rows of one table share their shape on purpose; a copy but for articles is reported
+    with the duplicates. Neither is a near-duplicate to merge."""
+    first, second = data.entries[i].file, data.entries[j].file
+    if first in tables and tables[first] == tables.get(second):
+        return True
+    return article_free(data.texts[i]) == article_free(data.texts[j])
 
 
 def _contradictions(data: _Texts, negations: frozenset[str], found: Findings) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from prune_memory.errors import PruneMemoryError
 from prune_memory.model import INDEX_FILE, JSON
+from prune_memory.secrets.mask import mask_text
 from prune_memory.stages import apply
 from prune_memory.stages.apply_result import Applied, ApplyResult, Skipped, applied_from
 from prune_memory.stages.apply_session import writing
@@ -53,8 +54,8 @@ def _apply_one(root: Path, repair: JSON, snapshot: Snapshot, now: datetime) -> A
         else:
             raise ValueError(f"unknown repair {kind!r}")
         row = [now.date().isoformat(), kind, f"`{INDEX_FILE}`", "N/A",
-               f"{RULE}: {repair['why']}" + (f" (was: {repair['text']})"
-                                              if kind == "drop-dangling" else "")]
+               mask_text(f"{RULE}: {repair['why']}" + (f" (was: {repair['text']})"
+                                                        if kind == "drop-dangling" else ""))]
         step = {"op": "update", "file": INDEX_FILE, "before_sha256": sha256(raw),
                 "data": pack(new), "after_sha256": sha256(new), "row": row}
         return applied_from(execute(root, step))

@@ -22,6 +22,15 @@ MAX_DEPTH = 64
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+class _DatesAsTextLoader(_SAFE_LOADER):  # type: ignore[misc, valid-type]
+    """The safe loader, keeping date-shaped values as the text they are: `modified:
+    2026-02-30` is no date, and must not stop the file (or the pass) from loading."""
+
+
+_DatesAsTextLoader.add_constructor("tag:yaml.org,2002:timestamp",
+                                   lambda loader, node: loader.construct_scalar(node))
+
+
 @dataclass(frozen=True)
 class ParsedFile:
     meta: JSON
@@ -39,7 +48,7 @@ def parse_memory_text(name: str, text: str) -> ParsedFile:
     except ValueError as err:
         raise FileLoadError(name, "frontmatter opens with --- but never closes") from err
     try:
-        meta = yaml.load(raw_meta, Loader=_SAFE_LOADER)
+        meta = _load_yaml(raw_meta)
     except yaml.YAMLError as err:
         return _lenient(name, raw_meta, body, err)
     except RecursionError as err:
@@ -62,6 +71,15 @@ def _lenient(name: str, raw_meta: str, body: str, err: yaml.YAMLError) -> Parsed
     if not meta:
         raise FileLoadError(name, f"malformed YAML frontmatter: {_first_line(err)}") from err
     return ParsedFile(meta=meta, body=body.strip(), has_frontmatter=True, lenient=True)
+
+
+def _load_yaml(raw_meta: str) -> Any:
+    """The frontmatter's values. A date-shaped value that is no real date (`2026-02-30`,
+    `0000-00-00`) stays text, which `parse_timestamp` then ignores as a write-time signal."""
+    try:
+        return yaml.load(raw_meta, Loader=_SAFE_LOADER)
+    except ValueError:  # raised by the timestamp constructor, not a YAMLError
+        return yaml.load(raw_meta, Loader=_DatesAsTextLoader)
 
 
 def memory_type(meta: JSON) -> str | None:

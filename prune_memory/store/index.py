@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -12,11 +13,13 @@ from prune_memory.store.links import find_links, markdown
 from prune_memory.store.loadcap import comment_lines, frontmatter_end, measure
 from prune_memory.store.safe_read import decode_text
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
 
 def parse_index(raw: bytes, file: str = INDEX_FILE) -> Index:
     """Every line of the index with its section, links, block and load status."""
     text = decode_text(file, raw)
-    lines = text.split("\n")
+    lines = _LINE_BREAK.split(text)  # CR, CRLF and LF alike, as markdown reads them
     start = frontmatter_end(lines)
     body = "\n".join(lines[start:])
     tokens = markdown().parse(body)  # parsed once; every question below reads these tokens
@@ -35,7 +38,7 @@ def parse_index(raw: bytes, file: str = INDEX_FILE) -> Index:
             break  # the file's final newline
         block = shape.blocks.get(number, Block.OTHER) if line.strip() else Block.OTHER
         out.append(IndexLine(
-            number=number, text=line.rstrip("\r"), section=section,
+            number=number, text=line, section=section,
             links=tuple(links_by_line.get(number, ())),
             loaded=number in view.loaded and (number - 1) not in hidden,
             is_item=block is Block.ITEM, block=block,

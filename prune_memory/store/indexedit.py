@@ -1,7 +1,7 @@
 """Edit MEMORY.md one line at a time: every byte of the lines not edited stays as it was.
 
-Line endings (LF or CRLF, per line), a missing final newline and a UTF-8 BOM all survive
-an edit, and removing lines then putting them back gives the original bytes.
+Line endings (LF, CRLF or a lone CR, per line), a missing final newline and a UTF-8 BOM all
+survive an edit, and removing lines then putting them back gives the original bytes.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from prune_memory.errors import RefusedError
 from prune_memory.store.indexlinks import linking_lines, visible_lines
+from prune_memory.store.lineends import split_ends, usual_end
 from prune_memory.store.placement import context, position
 from prune_memory.store.tombstone import IndexLineRecord
 
@@ -35,17 +36,7 @@ class IndexText:
             raise RefusedError(f"MEMORY.md is not valid UTF-8 (byte {err.start}); "
                                "not editing it") from err
         bom = BOM if text.startswith(BOM) else ""
-        lines: list[str] = []
-        eols: list[str] = []
-        for piece in text[len(bom):].split("\n"):
-            lines.append(piece[:-1] if piece.endswith("\r") else piece)
-            eols.append("\r\n" if piece.endswith("\r") else "\n")
-        if lines[-1] == "" and eols[-1] == "\n":
-            lines.pop()  # the text ended with a newline: no line after it
-            eols.pop()
-        else:
-            lines[-1] += "\r" if eols[-1] == "\r\n" else ""
-            eols[-1] = ""
+        lines, eols = split_ends(text[len(bom):])
         return cls(bom=bom, lines=lines, eols=eols)
 
     def render(self) -> bytes:
@@ -68,7 +59,7 @@ class IndexText:
         for pos in (at - 1, at):
             if 0 <= pos < len(self.eols) and self.eols[pos]:
                 return self.eols[pos]
-        return "\n"
+        return usual_end(self.eols)
 
 
 def links_file(raw: bytes, file: str) -> bool:

@@ -82,3 +82,14 @@ def test_example_link_syntax_in_code_is_not_a_link(planner: Planner, repo: GitRe
                                  f"type: reference\n---\n{body}"})
     assert plan.reachability["dangling"] == [] and plan.reachability["wiki_missing"] == []
     assert entry_of(plan, "format.md").action is Action.KEEP
+
+
+def test_a_cr_only_index_is_read_line_by_line(tmp_path: Path) -> None:
+    """Old editors end lines with CR alone; each line is still its own fact or pointer."""
+    root = tmp_path / "m"
+    root.mkdir()
+    (root / "MEMORY.md").write_bytes(b"# Notes\r- [Topic](topic.md) - t\r- a fact line\r")
+    (root / "topic.md").write_text("---\nname: topic\ndescription: t\ntype: project\n---\nx\n")
+    memdir = load_memory_dir(root)
+    assert [e.file for e in memdir.entries] == ["topic.md", "MEMORY.md#L3"]
+    assert memdir.topics[0].index_lines == (2,)

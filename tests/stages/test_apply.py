@@ -46,8 +46,11 @@ def test_withdraw_writes_tombstone_then_index_then_row_then_removes(
     original = (memory / "project_ci.md").read_bytes()
     order: list[str] = []
     real_write, real_remove = atomic.atomic_write, atomic.remove_file
+    real_rewrite = atomic.rewrite
     monkeypatch.setattr(atomic, "atomic_write",
                         lambda p, d: (order.append(f"write {p.name}"), real_write(p, d))[1])
+    monkeypatch.setattr(atomic, "rewrite",
+                        lambda p, c: (order.append(f"write {p.name}"), real_rewrite(p, c))[1])
     monkeypatch.setattr(atomic, "remove_file",
                         lambda p: (order.append(f"remove {p.name}"), real_remove(p))[1])
     result = apply.withdraw(memory, WithdrawRequest("project_ci.md", "CI moved to Actions",
