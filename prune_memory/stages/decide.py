@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from prune_memory.model import Action, Fidelity, FindingCode, MemoryClass
+from prune_memory.model import Action, EntryKind, Fidelity, FindingCode, MemoryClass
 from prune_memory.stages.automation import hold
 from prune_memory.stages.rules import RULES, Decision, Evidence
 
@@ -29,16 +29,19 @@ def decide(ev: Evidence, trusted: frozenset[str] = frozenset()) -> Decision:
     for rule in RULES:
         decision = rule(ev)
         if decision is not None:
-            return gate(_inoculate_if_needed(ev, decision), trusted)
+            # A fact with lines indented under it is edited by hand: never applied for you.
+            by_hand = ev.entry.kind is EntryKind.INDEX_LINE and len(ev.entry.index_lines) > 1
+            return gate(_inoculate_if_needed(ev, decision), trusted, by_hand=by_hand)
     return Decision(Action.KEEP, None, "")
 
 
-def gate(decision: Decision, trusted: frozenset[str] = frozenset()) -> Decision:
+def gate(decision: Decision, trusted: frozenset[str] = frozenset(), *,
+         by_hand: bool = False) -> Decision:
     """An acting decision of an unmeasured class, or an update with no text, waits for a
     person; the suggestion is kept so the review can offer it."""
     cls = decision.evidence_class
-    if decision.action is Action.UPDATE and decision.proposed_text is None:
-        cls = None  # nothing to apply: only a person can write the correction
+    if by_hand or (decision.action is Action.UPDATE and decision.proposed_text is None):
+        cls, trusted = None, frozenset()  # nothing the engine can apply: a person edits it
     if cls and set(cls.split("+")) <= trusted:
         return replace(decision, reason=decision.reason + " (a class you trust in the config)")
     held = hold(decision.action, cls, int(decision.strength))

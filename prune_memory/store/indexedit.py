@@ -7,6 +7,7 @@ survive an edit, and removing lines then putting them back gives the original by
 from __future__ import annotations
 
 import difflib
+import re
 from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -74,7 +75,7 @@ def remove_entry(raw: bytes, file: str,
                  replacement: str | None = None) -> tuple[bytes, tuple[IndexLineRecord, ...]]:
     """Drop the lines linking `file` (putting `replacement` where the first one was)."""
     index = IndexText.parse(raw)
-    doomed = linking_lines(index.lines, file)
+    doomed = with_sub_items(index.lines, linking_lines(index.lines, file))
     counts = Counter(index.lines)
     records = [_record(index, n, counts) for n in doomed]
     first_eol = index.eols[doomed[0]] if doomed else "\n"
@@ -85,6 +86,27 @@ def remove_entry(raw: bytes, file: str,
         at = doomed[0] if doomed else len(index.lines)
         index.insert(at, replacement, first_eol if doomed else "")
     return index.render(), tuple(records)
+
+
+_ITEM = re.compile(r"^(?P<indent>[ \t]*)(?:[-*+]|\d+[.)])[ \t]+(?:[*_~]{1,3})?\[")
+
+
+def with_sub_items(lines: list[str], pointers: list[int]) -> list[int]:
+    """The pointer lines and, under each that is a list item opening with its link, the
+    lines indented beneath it: a withdrawn memory's sub-bullets leave with its pointer."""
+    out: set[int] = set(pointers)
+    for n in pointers:
+        item = _ITEM.match(lines[n])
+        if item is None:
+            continue
+        depth = len(item.group("indent").expandtabs(4))
+        for m in range(n + 1, len(lines)):
+            text = lines[m]
+            indent = len(text) - len(text.lstrip(" \t"))
+            if not text.strip() or len(text[:indent].expandtabs(4)) <= depth:
+                break
+            out.add(m)
+    return sorted(out)
 
 
 def insert_after_entry(raw: bytes, file: str, line: str) -> bytes:

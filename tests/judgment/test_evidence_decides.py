@@ -152,3 +152,15 @@ def test_a_path_said_to_be_gitignored_that_git_tracks(planner: Planner, repo: Gi
         "token.md")
     assert planned.evidence_class == "tracked-not-ignored"
     assert "published with the repo" in messages(planned)
+
+
+def test_a_fact_with_sub_bullets_is_never_changed_for_you(planner: Planner,
+                                                          repo: GitRepo) -> None:
+    """The engine moves one index line at a time: a fact spanning several lines waits for a
+    person even when its evidence class would act alone."""
+    repo.write({"util.py": "".join(f"x{n} = {n}\n" for n in range(40))}).commit("grow util")
+    plan = planner({"MEMORY.md": "# Code map\n- `util.py` (20 lines) — helpers\n"
+                                 "  - formatting and parsing\n"})
+    fact = entry_of(plan, "MEMORY.md#L2")
+    assert (fact.action, fact.suggested_action) == (Action.REVIEW, Action.UPDATE)
+    assert fact.evidence_class == "line-count-drift"

@@ -261,3 +261,19 @@ def test_a_full_disk_stops_the_batch_and_recover_finishes_the_step(
     assert ids == ["2026-11-29-01", "2026-11-29-02", "2026-11-29-03"]
     assert rest.register_ids == ("2026-11-29-03",)
     assert not atomic.leftover_temps(memory)
+
+
+def test_a_pointer_s_sub_bullets_leave_and_come_back_with_it(tmp_path: Path) -> None:
+    """Real indexes hang details under a pointer; withdrawing the memory takes them too
+    (they describe it), and restore puts every byte of the index back."""
+    index = ("# Memory\n- [CI](project_ci.md) — pipeline\n  - runs on every push\n"
+             "    - and nightly\n- [Auth](project_auth.md) — sessions\n  - cookie signing\n")
+    memory = write_tree(tmp_path / "memory", {
+        "MEMORY.md": index, "project_ci.md": topic("ci", "CI runs checks."),
+        "project_auth.md": topic("auth", "Sessions live in cookies.")})
+    snap = take_snapshot(memory, NOW)
+    apply.withdraw(memory, WithdrawRequest("project_ci.md", "x"), snapshot=snap, now=NOW)
+    assert (memory / "MEMORY.md").read_text() == (
+        "# Memory\n- [Auth](project_auth.md) — sessions\n  - cookie signing\n")
+    apply.restore(memory, "2026-11-29-01", now=NOW)
+    assert (memory / "MEMORY.md").read_text() == index
