@@ -140,6 +140,25 @@ def score_dir(score: Score, name: str, plan: dict[str, object],
                          f"{len(errors) if isinstance(errors, list) else 0} |")
 
 
+PRINCIPLES = [
+    "## How the numbers are used",
+    "",
+    "- Every plan entry names the **evidence class** its decision rests on. A class may act",
+    "  without a person (`run --yes`, or an automated `update`) only when it is listed in",
+    "  `prune_memory/stages/automation.py` — proposed at least 3 times here with precision",
+    "  ≥ 0.95 — and it *proves* (git history, the files as they are) rather than suggests",
+    "  (a dated log, a phrase). Everything else is planned as `review` and keeps its",
+    "  `suggested_action`; the second table measures those suggestions.",
+    "- Recall counts an entry an expert would not keep as surfaced when the plan does",
+    "  anything but keep it (a review or a flag included).",
+    "- \"Keep-only entries not kept\" counts reviews and flags on entries the expert would",
+    "  only keep: the cost a person pays in attention.",
+    "- The corpus is a yardstick, not a target: rules follow principles (history proves,",
+    "  absence proves nothing, claims not files, standing rules are not ephemera) and other",
+    "  real folders are scored the same way.",
+]
+
+
 def pct(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}"
 
@@ -158,7 +177,10 @@ def render(score: Score) -> str:
         "# Judgment measured on real memory directories",
         "",
         "Written by `make calibrate` (`bench/calibrate.py`): the plan of every directory of the",
-        "labelled real-world corpus, scored against the expert labels. Counts only.",
+        "labelled real-world corpus, scored against the expert labels. Counts only: no text of",
+        "the corpus is copied here.",
+        "",
+        *PRINCIPLES,
         "",
         f"**Overall:** automated actions right {auto.right} of {auto.total} "
         f"(precision {pct(auto.precision)}); labelled problems surfaced {score.found} of "
