@@ -99,8 +99,10 @@ def _record(root: Path, entries: Sequence[PlanEntry], left: Iterable[PlanEntry],
             text = add_listed(text, FLAGGED_HEADING, entry.file, _short(entry),
                               f"flagged {day}")
     for entry in left:
-        why = f"proposed {entry.action.value} ({entry.rule or 'no rule'}); not applied in " \
-              "this pass"
+        held = f"; the evidence suggests {entry.suggested_action.value}" \
+            if entry.suggested_action is not None else ""
+        why = f"proposed {entry.action.value} ({entry.rule or 'no rule'}{held}); not applied " \
+              "in this pass"
         text = add_change_row(text, ChangeRow(day, "kept", f"`{entry.file}`", "N/A", why))
     if text != read_log_text(root):
         write_log_text(root, text)
