@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEMO_NOW ?= 2026-11-29T12:00:00Z
 
-.PHONY: install demo test check bench fault-long clean
+.PHONY: install demo test check bench calibrate fault-long clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -41,6 +41,20 @@ check: install
 
 bench: install
 	$(PY) bench/run_all.py
+
+# The judgment measured on the labelled real-world corpus (a benchmark, not part of `make
+# test`): materialise it from local repository snapshots (MIRROR, see the corpus's
+# setup.sh), score the plans, and write references/judgment.md. Fails when the targets
+# (precision >= 0.95, recall >= 0.6, no real file rejected) are not met.
+CORPUS_SRC ?= ../shared/corpus
+CORPUS     ?= /tmp/corpus
+calibrate: install
+	@test -n "$(MIRROR)" || { echo "make calibrate: set MIRROR to the folder holding the" \
+	    "repository snapshots named in $(CORPUS_SRC)/*/ORIGIN" >&2; exit 2; }
+	MIRROR=$(MIRROR) bash $(CORPUS_SRC)/setup.sh $(CORPUS) >/dev/null
+	$(PY) bench/calibrate.py $(BIN)/prune-memory $(CORPUS) $(CORPUS_SRC)/labels.json \
+	    --out references/judgment.md >/dev/null
+	python3 $(CORPUS_SRC)/score.py $(abspath $(BIN))/prune-memory $(CORPUS) | tail -1
 
 # The long proof runs: 55+ SIGKILLs of a real run --yes, ENOSPC/EACCES at every write step,
 # 1,500 fuzzed directories, files just under the size cap (about 15 minutes on two cores).

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from prune_memory.errors import BadInputError
+from prune_memory.store.safe_read import read_regular
+from prune_memory.timedregex import TimedPattern
 
 CONFIG_FILE = ".prune-memory.toml"
 COUNT_KEYS = frozenset({"pattern", "glob", "name", "description"})
@@ -27,7 +29,7 @@ class CountRule:
     """A claim pattern with one number group, and the tracked paths that number counts."""
 
     name: str
-    pattern: re.Pattern[str]
+    pattern: TimedPattern  # run with a time limit: a user's regex may backtrack without end
     glob: str
     description: str = ""
 
@@ -48,6 +50,7 @@ class Config:
     """Everything the user configured; an empty Config is the built-in behaviour."""
 
     count_rules: tuple[CountRule, ...] = ()
+    trusted: frozenset[str] = frozenset()  # evidence classes applied without review
     source: Path | None = None
     raw: Mapping[str, Any] = field(default_factory=dict)
 
@@ -76,7 +79,7 @@ def load_config(explicit: Path | None = None, repo_root: Path | None = None) -> 
 
 def _read(path: Path) -> Config:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular(path).decode("utf-8")  # a FIFO here would block the pass
     except (OSError, UnicodeDecodeError) as err:
         raise BadInputError(f"{path}: cannot read the config file ({err})") from err
     return parse_config(text, path)
@@ -93,7 +96,24 @@ def parse_config(text: str, source: Path | None = None) -> Config:
     if not isinstance(rules, list):
         raise BadInputError(f"{where}: `count` must be an array of tables: [[count]]")
     parsed = tuple(_count_rule(item, number, where) for number, item in enumerate(rules, 1))
-    return Config(count_rules=parsed, source=source, raw=data)
+    return Config(count_rules=parsed, trusted=_trusted(data.get("automation", {}), where),
+                  source=source, raw=data)
+
+
+def _trusted(table: object, where: str) -> frozenset[str]:
+    """`[automation] trust = [...]`: evidence classes the user accepts without review."""
+    from prune_memory.stages.evidence_class import EVIDENCE_CLASSES
+
+    if not isinstance(table, dict):
+        raise BadInputError(f"{where}: `automation` must be a table: [automation]")
+    names = table.get("trust", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise BadInputError(f"{where}: [automation] trust must be a list of class names")
+    unknown = sorted(set(names) - EVIDENCE_CLASSES)
+    if unknown:
+        raise BadInputError(f"{where}: [automation] trust: unknown evidence class(es) "
+                            f"{', '.join(unknown)}; known: {', '.join(sorted(EVIDENCE_CLASSES))}")
+    return frozenset(names)
 
 
 def _count_rule(item: object, number: int, where: str) -> CountRule:
@@ -113,7 +133,8 @@ def _count_rule(item: object, number: int, where: str) -> CountRule:
     if compiled.groups < 1:
         raise BadInputError(f"{label}: pattern needs a group around the number, e.g. (\\d+)")
     name = str(item.get("name") or f"count-{number}")
-    return CountRule(name=name, pattern=compiled, glob=glob,
+    timed = TimedPattern(pattern, label=f"{where}: count rule {name!r}")
+    return CountRule(name=name, pattern=timed, glob=glob,
                      description=str(item.get("description", "")))
 
 

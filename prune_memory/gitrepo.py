@@ -1,7 +1,8 @@
 """Everything the tool learns from git, gathered in a fixed handful of git calls.
 
-The calls are: one `rev-parse`, one `ls-files -z`, one `log -z -M --name-status`, and
-one `cat-file --batch` process for the old versions of manifests. None of them is
+The calls are: one `rev-parse`, one `ls-files -z`, one `log -z -M --name-status`, one
+`for-each-ref` for the tags, one `cat-file --batch` process for the old versions of
+manifests, and one `check-ignore` (asked by the path probes). None of them is
 repeated per memory or per claim. A path that is not a repo gives facts marked
 unavailable instead of an error, so the probes can answer `unverifiable`.
 """
@@ -9,6 +10,7 @@ unavailable instead of an error, so the probes can answer `unverifiable`.
 from __future__ import annotations
 
 import re
+import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -30,17 +32,18 @@ from prune_memory.githistory import (
 )
 
 __all__ = ["Change", "CommitInfo", "DeletionFact", "LoggedCommit", "ManifestVersion",
-           "RenameFact", "RenameHop", "RepoFacts", "is_manifest", "read_repo_facts"]
+           "RenameFact", "RenameHop", "RepoFacts", "TagInfo", "is_manifest", "read_repo_facts"]
 
 # Manifests whose history is kept (names, dependencies); lock files are read as they are now.
 HISTORY_MANIFESTS = frozenset({
     "package.json", "pyproject.toml", "Cargo.toml", "go.mod", "Pipfile",
     ".tool-versions", ".python-version", ".nvmrc", ".node-version", "rust-toolchain",
-    "rust-toolchain.toml", "runtime.txt",
+    "rust-toolchain.toml", "runtime.txt", "DESCRIPTION", "Gemfile", "composer.json",
+    "pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts",
 })
 LOCK_FILES = frozenset({
     "package-lock.json", "yarn.lock", "poetry.lock", "uv.lock",
-    "Cargo.lock", "Pipfile.lock",
+    "Cargo.lock", "Pipfile.lock", "Gemfile.lock", "composer.lock",
 })
 MANIFEST_MAX_DEPTH = 3
 MANIFEST_MAX_VERSIONS = 200
@@ -55,6 +58,15 @@ class ManifestVersion:
     commit: str
     date: datetime
     text: str | None
+
+
+@dataclass(frozen=True)
+class TagInfo:
+    """A tag: its name, the short sha it points at, and its date."""
+
+    name: str
+    commit: str
+    date: datetime | None
 
 
 @dataclass(frozen=True)
@@ -78,6 +90,7 @@ class RepoFacts:
     manifests: Mapping[str, tuple[ManifestVersion, ...]] = field(default_factory=dict)
     current_manifests: Mapping[str, str] = field(default_factory=dict)
     remote_url: str | None = None
+    tags: tuple[TagInfo, ...] = ()
     git_calls: int = 0
 
     def describe(self) -> str:
@@ -118,7 +131,8 @@ def _read(repo: git.Repo, root: Path) -> RepoFacts:
     tracked = frozenset(p for p in repo.git.ls_files("-z").split("\0") if p)
     directories = frozenset(d for p in tracked for d in parents(p))
     raw_log = _log(repo)
-    calls = 3
+    tags = _tags(repo)
+    calls = 4
     commits = parse_log(raw_log) if raw_log is not None else []
     oldest_first = list(reversed(commits))
     history = build_history(oldest_first, tracked)
@@ -136,6 +150,7 @@ def _read(repo: git.Repo, root: Path) -> RepoFacts:
         manifests=manifests,
         current_manifests=_current_manifests(root, tracked),
         remote_url=_remote_url(repo),
+        tags=tags,
         git_calls=calls + manifest_calls,
     )
 
@@ -151,6 +166,22 @@ def _log(repo: git.Repo) -> str | None:
                 err.stderr):
             return None
         raise
+
+
+def _tags(repo: git.Repo) -> tuple[TagInfo, ...]:
+    """Every tag with its commit and date, in one `for-each-ref` call."""
+    raw = str(repo.git.for_each_ref(
+        "--format=%(refname:short)%00%(objectname:short)%00%(creatordate:iso-strict)",
+        "refs/tags"))
+    out: list[TagInfo] = []
+    for line in raw.splitlines():
+        name, commit, stamp = [*line.split("\0"), "", ""][:3]
+        try:
+            date = datetime.fromisoformat(stamp) if stamp else None
+        except ValueError:
+            date = None
+        out.append(TagInfo(name, commit, date))
+    return tuple(out)
 
 
 def is_manifest(path: str) -> bool:
@@ -220,6 +251,26 @@ def _remote_url(repo: git.Repo) -> str | None:
         return strip_credentials(str(chosen.url)) if chosen is not None else None
     except (ValueError, git.GitCommandError, KeyError):
         return None
+
+
+def ignored_paths(root: Path | None, paths: list[str]) -> frozenset[str]:
+    """Which of `paths` the repo's ignore rules cover, in one `git check-ignore` call.
+
+    An ignored path proves nothing by its absence from history: it lives on a disk, not in
+    git. Paths that are tracked are never reported (git checks the index first).
+    """
+    if root is None or not paths:
+        return frozenset()
+    data = "\0".join(paths) + "\0"
+    try:
+        done = subprocess.run(["git", "check-ignore", "--stdin", "-z"], cwd=root,
+                              input=data.encode("utf-8"), capture_output=True, timeout=60,
+                              check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return frozenset()
+    if done.returncode not in (0, 1):  # 1: none ignored; anything else: no answer
+        return frozenset()
+    return frozenset(p for p in done.stdout.decode("utf-8", "replace").split("\0") if p)
 
 
 def strip_credentials(url: str) -> str:

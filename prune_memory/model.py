@@ -144,9 +144,27 @@ class LoadCap:
                 "binding_cap": self.binding_cap}
 
 
+class Block(StrEnum):
+    """What a line of MEMORY.md is part of, as markdown reads it."""
+
+    HEADING = "heading"
+    ITEM = "item"  # the first line of a list item
+    ITEM_MORE = "item-more"  # a wrapped line of a list item, not a new item
+    PARAGRAPH = "paragraph"
+    TABLE_HEAD = "table-head"
+    TABLE_ROW = "table-row"
+    CODE = "code"
+    HTML = "html"
+    OTHER = "other"  # blank lines, rules, frontmatter
+
+
 @dataclass(frozen=True)
 class IndexLine:
-    """One line of MEMORY.md. `number` is 1-based in the file as stored."""
+    """One line of MEMORY.md. `number` is 1-based in the file as stored.
+
+    `parent` is the line of the list item this line belongs to: the item a wrapped line
+    continues, or the item a nested (indented) item hangs under.
+    """
 
     number: int
     text: str
@@ -154,6 +172,8 @@ class IndexLine:
     links: tuple[Link, ...]
     loaded: bool
     is_item: bool = False
+    block: Block = Block.OTHER
+    parent: int | None = None
 
 
 @dataclass(frozen=True)

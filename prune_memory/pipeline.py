@@ -29,13 +29,18 @@ from prune_memory.stages.decay import Decay, entry_decay
 from prune_memory.stages.decide import Evidence
 from prune_memory.stages.fidelity import check_fidelity
 from prune_memory.stages.filters import Policy, default_policy, load_policy
+from prune_memory.stages.flagmarks import flagged_items
 from prune_memory.stages.hygiene import check_hygiene
 from prune_memory.stages.inoculation import find_abandoned_strategy
 from prune_memory.stages.inventory import Inventory, take_inventory
+from prune_memory.stages.negation import check_negations
 from prune_memory.stages.planbuild import assemble_plan
 from prune_memory.stages.reachability import scan
+from prune_memory.stages.saidgone import check_said_gone
+from prune_memory.stages.sessions import session_log_finding
 from prune_memory.stages.staleness import StalenessReport, probe_staleness
 from prune_memory.stages.utility import check_utility
+from prune_memory.stages.valueclash import check_values
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.pruninglog import PruningLog, read_log
 
@@ -66,20 +71,25 @@ def build_plan(root: Path, options: PassOptions, progress: Progress = _quiet) ->
     progress("classify")
     inventory = take_inventory(memdir, options.now, options.reads)
     progress("staleness")
-    staleness = probe_staleness(memdir, options.repo, options.now,
-                                load_config(options.config, options.repo))
+    config = load_config(options.config, options.repo)
+    staleness = probe_staleness(memdir, options.repo, options.now, config)
     progress("fidelity")
     protected = frozenset(item.file for item in log.protected)
+    claude_md = read_claude_md(options.repo, options.home)
     fidelity = check_fidelity(memdir, protected=protected, near_threshold=options.near_threshold,
-                              claude_md=read_claude_md(options.repo, options.home))
+                              claude_md=claude_md)
+    denied = check_negations(memdir, claude_md)
     progress("hygiene")
     policy, policy_errors = _policy(root)
     hygiene = check_hygiene(memdir, policy=policy, require_source=options.require_source)
+    clashes = merge_findings(check_values(memdir), check_said_gone(memdir))
     memdir = replace(memdir, errors=(*memdir.errors, *policy_errors))
     progress("decide")
-    evidence = gather_evidence(memdir, inventory, staleness, [fidelity, hygiene], log, options)
+    evidence = gather_evidence(memdir, inventory, staleness,
+                               [fidelity, hygiene, clashes, denied], log, options)
     reach = scan(memdir, [(r.register_id, r.tombstone) for r in log.rows])
-    return assemble_plan(memdir, options, evidence, reach, staleness)
+    return assemble_plan(memdir, options, evidence, reach, staleness, config.trusted,
+                         flagged=flagged_items(log.text))
 
 
 def _policy(root: Path) -> tuple[Policy, tuple[LoadError, ...]]:
@@ -118,8 +128,20 @@ def gather_evidence(memdir: MemoryDir, inventory: Inventory, staleness: Stalenes
     return out
 
 
+def merge_findings(*checks: Mapping[str, tuple[Finding, ...]]) -> dict[str, tuple[Finding, ...]]:
+    """Several checks' findings per entry, in check order."""
+    out: dict[str, tuple[Finding, ...]] = {}
+    for check in checks:
+        for file, found in check.items():
+            out[file] = out.get(file, ()) + found
+    return out
+
+
 def _own_checks(entry: Entry) -> list[Finding]:
     found = list(check_utility(entry))
+    log = session_log_finding(entry)
+    if log is not None:
+        found.append(log)
     abandoned = find_abandoned_strategy(entry)
     if abandoned is not None:
         found.append(abandoned)
@@ -129,8 +151,8 @@ def _own_checks(entry: Entry) -> list[Finding]:
 def _stale(decay: Decay) -> Finding:
     return Finding(FindingCode.STALE,
                    f"idle {decay.days_idle} days since {decay.idle_source} "
-                   f"(staleness {decay.score:.2f}); with an unverifiable claim this is low "
-                   "fidelity, never a withdrawal on age alone",
+                   f"(staleness {decay.score:.2f}); age orders the review queue, it never "
+                   "decides",
                    evidence=decay.to_json())
 
 

@@ -61,6 +61,9 @@ class PlanEntry:
     related: tuple[str, ...] = ()
     inoculation: Inoculation | None = None
     size: int = 0
+    suggested_action: Action | None = None  # what the evidence points to, held for review
+    evidence_class: str | None = None  # the kind of evidence the decision rests on
+    strength: int = 0  # how strong that evidence is; the review queue shows strongest first
 
     @property
     def codes(self) -> tuple[str, ...]:
@@ -77,6 +80,11 @@ class PlanEntry:
         }
         if self.related:
             out["related"] = list(self.related)
+        if self.suggested_action is not None:
+            out["suggested_action"] = self.suggested_action.value
+        if self.evidence_class is not None:
+            out["evidence_class"] = self.evidence_class
+            out["strength"] = self.strength
         if self.inoculation:
             out["inoculation"] = self.inoculation.to_json()
         return out
@@ -95,6 +103,9 @@ class PlanEntry:
             related=tuple(data.get("related", ())),
             inoculation=Inoculation.from_json(draft) if draft else None,
             size=int(data.get("size", 0)),
+            suggested_action=Action(data["suggested_action"])
+            if data.get("suggested_action") else None,
+            evidence_class=data.get("evidence_class"), strength=int(data.get("strength", 0)),
         )
 
 

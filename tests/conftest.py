@@ -76,9 +76,29 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory,
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "200")
+
+
+def write_trust_config(config_home: Path) -> Path:
+    """A user config (under `config_home`, the XDG_CONFIG_HOME) trusting every class."""
+    from prune_memory.stages.evidence_class import EVIDENCE_CLASSES
+
+    config = config_home / "prune-memory" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    names = ", ".join(f'"{name}"' for name in sorted(EVIDENCE_CLASSES))
+    config.write_text(f"[automation]\ntrust = [{names}]\n")
+    return config
+
+
+@pytest.fixture
+def trust_all() -> Path:
+    """A user config that trusts every evidence class, for tests of the write engine that
+    need `run --yes` to withdraw, inoculate and update (the default automates only the
+    classes measured right on real memory folders)."""
+    return write_trust_config(Path(os.environ["XDG_CONFIG_HOME"]))
 
 
 @pytest.fixture

@@ -44,7 +44,8 @@ RULE_ACTIONS: dict[str | None, set[str]] = {
     "5-low-fidelity": {"withdraw"}, "6-completed-work": {"withdraw"},
     "7-public-reference": {"review"}, "5i-abandoned-strategy": {"withdraw+inoculate"},
     "5i-overridden-decision": {"inoculate"}, "secret": {"flag"}, "near-duplicate": {"review"},
-    "contradiction": {"review"}, "poison": {"review"},
+    "contradiction": {"review"}, "poison": {"review"}, "4-stale-claim": {"update"},
+    "1-never-persist": {"update"},
 }
 PLANTED_PAIRS = {
     frozenset({"project_dev_ports.md", "project_local_ports.md"}): "exact",
@@ -259,7 +260,11 @@ def test_expected_codes_actions_and_rules_agree() -> None:
     for file, entry in ENTRIES.items():
         assert set(entry["findings"]) | set(entry["findings_optional"]) <= codes, file
         assert entry["action"] in {a.value for a in Action}, file
-        assert entry["action"] in RULE_ACTIONS[entry["rule"]], file
+        # held for review, the rule's own action is kept as the suggestion
+        effective = entry.get("suggested_action") or entry["action"]
+        if entry["action"] == "review" and entry.get("suggested_action"):
+            assert entry["evidence_class"], file
+        assert effective in RULE_ACTIONS[entry["rule"]], file
         assert (entry["rule"] == "0-protected") == entry["protected"], file
         if not entry["findings"] and not entry["protected"]:
             assert (entry["action"], entry["rule"]) == ("keep", None), file

@@ -148,5 +148,5 @@ def test_git_calls_are_a_fixed_handful(repo: GitRepo, monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(git.cmd.Git, "execute", counting)
     facts = read_repo_facts(repo.root)
-    assert [c[1] for c in calls] == ["rev-parse", "ls-files", "log", "cat-file"]
-    assert facts.git_calls == 4
+    assert [c[1] for c in calls] == ["rev-parse", "ls-files", "log", "for-each-ref", "cat-file"]
+    assert facts.git_calls == 5

@@ -22,6 +22,7 @@ COVERED = {
     "inventory": {"inventory"}, "scan": {"scan"}, "where": {"where"}, "status": {"status"},
     "due": {"due"}, "lint": {"lint"}, "snapshot": {"snapshot"}, "withdraw": {"change"},
     "inoculate": {"change"}, "protect": {"change"}, "unprotect": {"change"},
+    "flag": {"change"}, "unflag": {"change"}, "reaccession": {"change", "reaccession-lines"},
     "restore": {"change", "restorable", "undo"}, "recover": {"recover"}, "sweep": {"sweep"},
     "plan": {"plan"}, "jsonl report": {"jsonl-report"}, "jsonl prune": {"jsonl-prune"},
     "jsonl verify": {"jsonl-verify"},
@@ -96,6 +97,16 @@ def test_the_write_commands_hold_their_schemas(cli: Cli, demo_memory: Path,
           "change")
     check(cli("unprotect", "user_profile.md", "--memory-dir", memory, "--reason", "r",
               "--json"), "change")
+    check(cli("flag", "user_profile.md", "--memory-dir", memory, "--reason", "r", "--json"),
+          "change")
+    check(cli("unflag", "user_profile.md", "--memory-dir", memory, "--reason", "r", "--json"),
+          "change")
+    lines = check(cli("reaccession", "2026-11-29-02", "--memory-dir", memory, "--show",
+                      "--json"), "reaccession-lines")
+    assert lines["lines"]
+    check(cli("reaccession", "2026-11-29-02", "--memory-dir", memory, "--lines", "1",
+              "--file", "project_issue_42_note.md", "--reason", "r", "--json", "--now", NOW),
+          "change")
     check(cli("recover", memory, "--json"), "recover")
     listed = check(cli("restore", "--list", "--memory-dir", memory, "--json"), "restorable")
     assert len(listed["register"]) == 2

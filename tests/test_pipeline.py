@@ -53,6 +53,9 @@ def test_every_entry_gets_the_expected_codes_action_and_rule(demo_plan: Plan) ->
         assert set(want["findings"]) <= codes, entry.file
         assert codes <= set(want["findings"]) | set(want.get("findings_optional", [])), entry.file
         assert (entry.action.value, entry.rule) == (want["action"], want["rule"]), entry.file
+        suggested = entry.suggested_action.value if entry.suggested_action else None
+        assert suggested == want["suggested_action"], entry.file
+        assert entry.evidence_class == want["evidence_class"], entry.file
 
 
 def test_clean_entries_are_kept_with_no_findings(demo_plan: Plan) -> None:

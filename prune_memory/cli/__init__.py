@@ -27,6 +27,8 @@ if not _hook_fast_path(sys.argv):
     from prune_memory.cli import hygiene  # noqa: F401  isort: skip
     from prune_memory.cli import engine  # noqa: F401  isort: skip
     from prune_memory.cli import restore  # noqa: F401  isort: skip
+    from prune_memory.cli import flags  # noqa: F401  isort: skip
+    from prune_memory.cli import reaccession  # noqa: F401  isort: skip
     from prune_memory.cli import staleness  # noqa: F401  isort: skip
     from prune_memory.cli import passes  # noqa: F401  isort: skip
     from prune_memory.cli import run  # noqa: F401  isort: skip

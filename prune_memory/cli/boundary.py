@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import sys
 import traceback
+from typing import Any, TextIO
 
 import typer
 
@@ -15,8 +16,21 @@ from prune_memory.state import state_subdir
 def run_app(app: typer.Typer, argv: list[str] | None = None) -> int:
     """Run the typer app; our errors become one line and an exit code, crashes a report.
 
-    Typer itself handles usage errors (exit 2), `typer.Exit` and Ctrl-C.
+    Typer itself handles usage errors (exit 2), `typer.Exit` and Ctrl-C. Everything the
+    command prints passes through `MaskedStream`: a secret in a file name (or anywhere
+    else) is masked on the way out, whatever printed it.
     """
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = MaskedStream(out), MaskedStream(err)
+    try:
+        return _run(app, argv)
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        sys.stdout, sys.stderr = out, err
+
+
+def _run(app: typer.Typer, argv: list[str] | None) -> int:
     try:
         app(args=argv, prog_name="prune-memory")
     except SystemExit as done:
@@ -29,6 +43,36 @@ def run_app(app: typer.Typer, argv: list[str] | None = None) -> int:
         _say(f"prune-memory: internal error ({type(crash).__name__}); crash report: {report}")
         return int(ExitCode.INTERNAL)
     return int(ExitCode.OK)
+
+
+class MaskedStream:
+    """A text stream that masks secrets in each complete line before passing it on (a
+    partial line waits for its end, or for a flush: a prompt is shown at once)."""
+
+    def __init__(self, inner: TextIO) -> None:
+        self._inner = inner
+        self._pending = ""
+
+    def write(self, text: str) -> int:
+        from prune_memory.secrets.mask import mask_text
+
+        self._pending += text
+        done, newline, rest = self._pending.rpartition("\n")
+        if newline:
+            self._inner.write(mask_text(done + newline))
+            self._pending = rest
+        return len(text)
+
+    def flush(self) -> None:
+        from prune_memory.secrets.mask import mask_text
+
+        if self._pending:
+            self._inner.write(mask_text(self._pending))
+            self._pending = ""
+        self._inner.flush()
+
+    def __getattr__(self, name: str) -> Any:  # isatty, fileno, encoding…: the real stream's
+        return getattr(self._inner, name)
 
 
 def write_crash_report(crash: BaseException) -> str:

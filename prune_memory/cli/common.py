@@ -132,8 +132,24 @@ def resolve_repo(repo: Path | None, memory_dir: Path, project: Path | None) -> P
     from prune_memory.store.locate import git_root
 
     if repo is not None:
-        return repo
+        if not repo.expanduser().is_dir():
+            raise BadInputError(f"--repo {repo}: no such directory; without the repo's history "
+                                "nothing can be checked, so nothing was changed")
+        if git_root(repo) is None:
+            raise BadInputError(f"--repo {repo} is not inside a git repository; nothing was "
+                                "changed")
+        return repo.expanduser()
     return git_root(project or Path.cwd())
+
+
+def snapshot_dir_path(value: str | None) -> Path | None:
+    """`--snapshot-dir` as a path; an empty value is an error, not the current directory."""
+    if value is None:
+        return None
+    if not value.strip():
+        raise BadInputError("--snapshot-dir is empty; name a folder outside the memory "
+                            "directory")
+    return Path(value)
 
 
 def exit_with(code: int) -> None:

@@ -23,6 +23,7 @@ from prune_memory.cli.common import (
     emit_json,
     parse_now,
     resolve_memory_dir,
+    snapshot_dir_path,
     warn,
 )
 from prune_memory.errors import BadInputError, RefusedError
@@ -42,7 +43,7 @@ MemoryDirOpt = Annotated[Path | None, typer.Option(
     "--memory-dir", help="Memory directory FILE is in (default: FILE's folder, else the git "
                          "root's memory directory).")]
 ReasonOpt = Annotated[str, typer.Option("--reason", help="Why, in a sentence; it is logged.")]
-SnapshotDirOpt = Annotated[Path | None, typer.Option(
+SnapshotDirOpt = Annotated[str | None, typer.Option(
     "--snapshot-dir", help="Folder for snapshots (outside the memory directory). Default: "
                            "$XDG_STATE_HOME/prune-memory/snapshots/<dir-key>/.")]
 RuleOpt = Annotated[str, typer.Option("--rule", help="Decision-tree rule id, e.g. "
@@ -61,7 +62,7 @@ def snapshot(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
     Example: prune-memory snapshot ~/.claude/projects/-home-me-app/memory
     """
     root = resolve_memory_dir(memory_dir, project, dir_opt)
-    snap = take_snapshot(root, parse_now(now), snapshot_dir)
+    snap = take_snapshot(root, parse_now(now), snapshot_dir_path(snapshot_dir))
     if json:
         emit_json(snap.to_json(), "snapshot")
         return
@@ -190,12 +191,12 @@ def _locate(file: str, memory_dir: Path | None, project: Path | None) -> tuple[P
     return resolve_memory_dir(None, None), file
 
 
-def _fresh_snapshot(root: Path, when: datetime, snapshot_dir: Path | None) -> Snapshot:
+def _fresh_snapshot(root: Path, when: datetime, snapshot_dir: str | None) -> Snapshot:
     """Settle any interrupted step first, so the snapshot never shows a half-done one."""
     _, notes = apply.recover(root)
     for note in notes:
         warn(note)
-    return take_snapshot(root, when, snapshot_dir)
+    return take_snapshot(root, when, snapshot_dir_path(snapshot_dir))
 
 
 def _log_single_step(root: Path, snap: Snapshot, result: ApplyResult, *,
@@ -224,3 +225,7 @@ def render_result(result: ApplyResult, as_json: bool) -> None:
         out.print(f"{done.op} {done.file}{rid}{where}: {done.message}")
         if done.superseded and done.op == "withdraw":
             out.print(f"counter-memory {done.superseded} added to the index")
+
+
+# For sibling command modules (`cli/flags.py`).
+locate_entry = _locate

@@ -19,9 +19,15 @@ from prune_memory.cli.common import (
     report_load_errors,
     resolve_memory_dir,
 )
-from prune_memory.errors import ExitCode
+from prune_memory.errors import BadInputError, ExitCode
 from prune_memory.model import LoadError
-from prune_memory.stages.lint import DEFAULT_MAX_AGE_DAYS, LintOptions, LintReport
+from prune_memory.stages.lint import (
+    DEFAULT_MAX_AGE_DAYS,
+    DEFAULT_MAX_ENTRIES,
+    LintOptions,
+    LintReport,
+)
+from prune_memory.stages.lint_suggest import Listing
 
 STORE_SUFFIXES = (".json", ".jsonl")
 
@@ -35,46 +41,65 @@ app.add_typer(filters_app, name="filters")
 TargetArg = Annotated[Path | None, typer.Argument(
     help="Memory directory, or a .json/.jsonl store. Default: the current git root's "
          "memory directory.", show_default=False)]
-RequireSourceOpt = Annotated[bool, typer.Option(
-    "--require-source", help="Report entries with no source/origin/trace_id frontmatter.")]
+StoreOpt = Annotated[Path | None, typer.Option(
+    "--store", help="A .json/.jsonl store to lint (the same as giving it as TARGET).")]
+RequireSourceOpt = Annotated[bool | None, typer.Option(
+    "--require-source/--no-require-source",
+    help="Report entries with no source/origin/trace_id. Default: on for a store, off for a "
+         "memory directory (Claude Code writes no provenance).", show_default=False)]
 MaxAgeOpt = Annotated[int, typer.Option(
     "--max-age-days", min=0, help="Entries last written longer ago than this are stale.")]
 MaxEntriesOpt = Annotated[int | None, typer.Option(
     "--max-entries", min=0, help="Size cap: more entries than this is a violation.")]
 SuggestOpt = Annotated[bool, typer.Option(
     "--suggest", help="Also say what to do: flag secrets, withdraw or archive noise, review.")]
+MinScoreOpt = Annotated[float, typer.Option(
+    "--min-score", min=0.0, max=1.0,
+    help="List only suggestions with at least this noise score (flags are always listed).")]
+LimitOpt = Annotated[int | None, typer.Option(
+    "--limit", min=0, help="List at most this many suggestions, highest score first.")]
+OffsetOpt = Annotated[int, typer.Option("--offset", min=0,
+                                        help="Skip this many suggestions first.")]
 
 
 @app.command()
-def lint(target: TargetArg = None, *, project: ProjectOpt = None, json: JsonOpt = False,
-         now: NowOpt = None, require_source: RequireSourceOpt = False,
-         max_age_days: MaxAgeOpt = DEFAULT_MAX_AGE_DAYS, max_entries: MaxEntriesOpt = None,
-         suggest: SuggestOpt = False) -> None:
-    """Check provenance, freshness, secrets, poison, exact duplicates and the size cap.
+def lint(target: TargetArg = None, *, store: StoreOpt = None, project: ProjectOpt = None,
+         json: JsonOpt = False, now: NowOpt = None, require_source: RequireSourceOpt = None,
+         max_age_days: MaxAgeOpt = DEFAULT_MAX_AGE_DAYS,
+         max_entries: MaxEntriesOpt = DEFAULT_MAX_ENTRIES, suggest: SuggestOpt = False,
+         min_score: MinScoreOpt = 0.0, limit: LimitOpt = None, offset: OffsetOpt = 0) -> None:
+    """Check provenance, freshness, secrets, personal data, poison, duplicates and the size cap.
 
-    Exit 0 when clean, 1 on any violation, 2 when the store is missing or unreadable.
+    Exit 0 when clean, 1 on any violation, 2 when the store is missing or unreadable. A
+    record that cannot be used is one violation; the lint carries on with the others.
 
-    Example: prune-memory lint memories.jsonl --require-source --max-age-days 90 --json
+    Example: prune-memory lint --store memory.json --max-age-days 90 --suggest --limit 20
     """
     options = LintOptions(require_source=require_source, max_age_days=max_age_days,
                           max_entries=max_entries)
     when = parse_now(now)
     errors: tuple[LoadError, ...] = ()
-    if target is not None and project is None and _is_store(target):
-        from prune_memory.jsonstore.records import load_store
+    if store is not None and target is not None:
+        raise BadInputError("give the store either as TARGET or with --store, not both")
+    target = store if store is not None else target
+    if target is not None and project is None and (store is not None or _is_store(target)):
+        from prune_memory.jsonstore.records import read_store_leniently
         from prune_memory.stages.lint import lint_store
 
-        report = lint_store(load_store(target), target=str(target), now=when, options=options)
+        read = read_store_leniently(target)
+        report = lint_store(read.records, target=str(target), now=when, options=options,
+                            problems=read.problems)
     else:
         from prune_memory.stages.lint import lint_memory_dir
         from prune_memory.store.loader import load_memory_dir
 
         memdir = load_memory_dir(resolve_memory_dir(target, project))
         report, errors = lint_memory_dir(memdir, now=when, options=options), memdir.errors
+    listing = Listing(min_score=min_score, limit=limit, offset=offset)
     if json:
-        emit_json(report.to_json(with_suggestions=suggest))
+        emit_json(report.to_json(with_suggestions=suggest, listing=listing))
     else:
-        for line in render_lint(report, with_suggestions=suggest):
+        for line in render_lint(report, with_suggestions=suggest, listing=listing):
             print(line)
     report_load_errors(errors)
     if not report.clean:
@@ -98,17 +123,21 @@ def filters_init(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
     print(f"wrote {written}; add your own [[never_persist]] rules to its policy block")
 
 
-def render_lint(report: LintReport, *, with_suggestions: bool) -> list[str]:
+def render_lint(report: LintReport, *, with_suggestions: bool,
+                listing: Listing | None = None) -> list[str]:
     """Plain lines for the terminal (no markup: messages hold masked values in brackets)."""
     verdict = "clean" if report.clean else f"{len(report.violations)} violation(s)"
     lines = [f"lint {report.target} ({report.kind}, {report.entries} entries): {verdict}"]
     width = max((len(v.item) for v in report.violations), default=0)
     lines += [f"  {v.check.value:<14} {v.item:<{width}}  {v.message}" for v in report.violations]
     if with_suggestions:
-        lines.append("suggestions:" if report.suggestions else "suggestions: none")
-        lines += [f"  {s.action:<9} {s.item}  ({'; '.join(s.reasons)})"
-                  for s in report.suggestions]
-        if any(s.action == "archive" for s in report.suggestions):
+        shown = report.listed(listing or Listing())
+        hidden = len(report.suggestions) - len(shown)
+        lines.append("suggestions:" if shown else "suggestions: none")
+        lines += [f"  {s.action:<9} {s.item}  ({'; '.join(s.reasons)})" for s in shown]
+        if hidden:
+            lines.append(f"  ({hidden} more not listed: see --min-score, --limit, --offset)")
+        if any(s.action == "archive" for s in shown):
             lines.append("  (archive = withdraw to deaccessioned/, restorable with `restore`)")
     return lines
 

@@ -10,8 +10,14 @@ import typer
 
 from prune_memory.cli.common import JsonOpt, NowOpt, app, emit_json, parse_now
 from prune_memory.errors import BadInputError, ExitCode
-from prune_memory.jsonstore.analysis import NEAR_THRESHOLD, analyse, report
-from prune_memory.jsonstore.prune import MIN_AGE_DAYS, STALE_THRESHOLD, plan_prune, write_outcome
+from prune_memory.jsonstore.analysis import NEAR_THRESHOLD, analyse, denial_flags, report
+from prune_memory.jsonstore.prune import (
+    MIN_AGE_DAYS,
+    STALE_THRESHOLD,
+    backup_path,
+    plan_prune,
+    write_outcome,
+)
 from prune_memory.jsonstore.recall import (
     CheckResult,
     load_checks,
@@ -45,12 +51,19 @@ def report_command(store: StoreArg, *, now: NowOpt = None,
                    negations: NegationsOpt = NegationSet.EXTENDED) -> None:
     """Size, age, duplicates, contradiction flags and staleness of every record, as JSON.
 
+    With the extended negations (the default) a statement denied by another ("resets
+    nightly" / "does not reset nightly") is flagged too; `--negations seed` gives the
+    original audit's flags exactly.
+
     Example: prune-memory jsonl report memories.jsonl --now 2026-10-12
     """
     records = load_store(store)
     analysis = analyse(records, parse_now(now), near_threshold=near_threshold,
                        negations=negation_words(negations))
-    emit_json(report(records, analysis), "jsonl-report")
+    out = report(records, analysis)
+    if negations is NegationSet.EXTENDED:
+        out["contradiction_flags"] += denial_flags(records, analysis)
+    emit_json(out, "jsonl-report")
 
 
 @jsonl_app.command("prune")
@@ -63,20 +76,28 @@ def prune_command(
         "--stale-threshold", help="Archive at or above this staleness score.")] = STALE_THRESHOLD,
     min_age_days: Annotated[int, typer.Option(
         "--min-age-days", help="...and only when idle at least this many days.")] = MIN_AGE_DAYS,
+    backup_dir: Annotated[Path | None, typer.Option(
+        "--backup-dir", help="Folder for the dated backup of the store (default: beside "
+                             "it).")] = None,
     now: NowOpt = None,
 ) -> None:
     """Split a store into kept and archived records; the store itself is never changed.
 
     Pinned records stay, later exact copies and stale records are archived with
-    `_archive_reason`; near duplicates and contradictions are never archived.
+    `_archive_reason`; near duplicates and contradictions are never archived. Before
+    anything is written the store is copied to `<store>.bak-<UTC stamp>`.
 
     Example: prune-memory jsonl prune memories.jsonl --out kept.jsonl --archive archived.jsonl
     """
     records = load_store(store)
-    outcome = plan_prune(records, analyse(records, parse_now(now)),
+    when = parse_now(now)
+    outcome = plan_prune(records, analyse(records, when),
                          stale_threshold=stale_threshold, min_age_days=min_age_days)
-    write_outcome(outcome, store, out, archive)
-    emit_json(outcome.summary(), "jsonl-prune")
+    if backup_dir is not None and not backup_dir.is_dir():
+        raise BadInputError(f"--backup-dir is not a folder: {backup_dir}")
+    backup = backup_path(store, when, backup_dir)
+    write_outcome(outcome, store, out, archive, backup)
+    emit_json({**outcome.summary(), "backup": str(backup)}, "jsonl-prune")
 
 
 @jsonl_app.command("verify")

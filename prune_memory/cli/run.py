@@ -18,6 +18,7 @@ from prune_memory.cli.common import (
     console,
     report_load_errors,
     resolve_memory_dir,
+    snapshot_dir_path,
 )
 from prune_memory.cli.passes import ConfigOpt, pass_options, render_plan
 from prune_memory.cli.progress import stage_progress
@@ -38,7 +39,7 @@ YesOpt = Annotated[bool, typer.Option(
     "--yes", "-y", help="Apply withdrawals and inoculations without asking; updates, flags "
     "and reviews stay pending.")]
 DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Stop after the plan.")]
-SnapshotOpt = Annotated[Path | None, typer.Option(
+SnapshotOpt = Annotated[str | None, typer.Option(
     "--snapshot-dir", help="Where the pre-prune snapshot goes (outside the memory dir).")]
 AskKeptOpt = Annotated[bool, typer.Option(
     "--ask-kept", help="Also ask again about proposals you kept before (by default one is "
@@ -62,6 +63,7 @@ def run(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
         raise BadInputError("the review needs a terminal; use --yes to apply withdrawals "
                             "without asking, or --dry-run to see the plan")
     options = pass_options(root, repo, project, now, config)
+    chosen_snapshot_dir = snapshot_dir_path(snapshot_dir)
     if dry_run:
         plan = _plan(root, options)
         render_plan(plan, Format.TABLE)
@@ -75,7 +77,7 @@ def run(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
         claude_md = read_claude_md(options.repo, options.home)
         decided = auto_decide(plan, kept, claude_md) if yes else \
             review_and_confirm(root, plan, kept, claude_md, options.now)
-        snapshot = take_snapshot(root, options.now, snapshot_dir)
+        snapshot = take_snapshot(root, options.now, chosen_snapshot_dir)
         report = finish_pass(root, plan, decided.verdicts, decided.repairs,
                              snapshot=snapshot, now=options.now)
         if not yes:

@@ -10,6 +10,7 @@ Anything unexpected allows: the gate must never stand in the way of ordinary wor
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import NamedTuple
@@ -19,6 +20,9 @@ from prune_memory.hooks.memroots import memory_dir_of, memory_roots
 
 ENV_MODE = "PRUNE_MEMORY_GATE"
 MAX_LISTED = 8  # hits named in a reason; the rest are counted
+# Time for the checks themselves. Claude Code stops the hook at its timeout (10 s, see
+# settings.py); startup and reading the payload come on top of this, with room to spare.
+CHECK_SECONDS = 5.0
 
 
 class Mode(StrEnum):
@@ -80,29 +84,40 @@ def _judge(call: payload.WriteCall, bound: dict[str, str], mode: Mode) -> Verdic
 
     hits: dict[tuple[str, str, int, str], None] = {}
     problems: list[str] = []
+    stopped = ""
+    started = time.monotonic()
     for memory_dir in dict.fromkeys(bound.values()):
         targets = [target for target, root in bound.items() if root == memory_dir]
         rules = not all(is_own_file(target, memory_dir) for target in targets)
-        result = check_texts(call.texts, memory_dir, policy_rules=rules)
+        left = CHECK_SECONDS - (time.monotonic() - started)
+        result = check_texts(call.texts, memory_dir, policy_rules=rules, seconds=left)
         hits.update(dict.fromkeys(result.hits))
         problems.extend(result.problems)
-    if not hits:
+        stopped = stopped or result.stopped
+    if not hits and not stopped:
         return Verdict(Decision.ALLOW, problems=tuple(problems))
     decision = Decision.DENY if mode is Mode.STRICT else Decision.WARN
-    reason = _reason(call, tuple(bound), list(hits), decision)
+    reason = _reason(call, tuple(bound), list(hits), decision, stopped)
     return Verdict(decision, reason, tuple(problems))
 
 
 def _reason(call: payload.WriteCall, targets: tuple[str, ...],
-            hits: list[tuple[str, str, int, str]], decision: Decision) -> str:
+            hits: list[tuple[str, str, int, str]], decision: Decision,
+            stopped: str = "") -> str:
+    from prune_memory.secrets.mask import mask_text  # a secret in a file name stays out
+
     verb = "blocked" if decision is Decision.DENY else "warning"
-    where = ", ".join(targets)
+    where = mask_text(", ".join(targets))
     lines = [f"prune-memory gate ({verb}): this {call.tool} puts text into memory ({where}) "
              "that must not be kept there:"]
     for rule, part, line, detail in hits[:MAX_LISTED]:
         lines.append(f"- {_rule_text(rule, detail)} ({part}, line {line})")
     if len(hits) > MAX_LISTED:
         lines.append(f"- and {len(hits) - MAX_LISTED} more")
+    if stopped:
+        size = sum(len(candidate.text) for candidate in call.texts)
+        lines.append(f"- the text ({size:,} characters) was not checked to its end: "
+                     f"{mask_text(stopped)}")
     if decision is Decision.DENY:
         lines.append("Write the memory without these: keep a pointer to where a secret is "
                      "stored rather than its value, and keep session chatter out of memory.")

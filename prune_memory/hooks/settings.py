@@ -3,13 +3,19 @@
 Every other key and every other hook stays as it was. Our entries are recognised by their
 command (`prune-memory hook gate|record-read`), so install is idempotent and uninstall removes
 exactly ours. A file that is not a JSON object is refused; a changed file is backed up first.
+A symlinked settings.json is written where it points (the link stays a link), and uninstall
+gives back the bytes of the backup install made (kept under the state directory) when
+nothing else changed since.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import datetime as dt
+import glob
 import json
+import os
 import re
 import shlex
 from collections.abc import Sequence
@@ -113,16 +119,37 @@ def without_ours(settings: Settings) -> Settings:
 def install_hooks(path: Path, entries: dict[str, list[Settings]],
                   now: dt.datetime) -> FileChange:
     """Merge `entries` into the settings file at `path` (created when missing)."""
+    path = _through_link(path)
     current = read_settings(path)
     return _save(path, current, with_ours(current, entries), now)
 
 
 def uninstall_hooks(path: Path, now: dt.datetime) -> FileChange:
-    """Remove our entries from the settings file at `path`; a missing file is left missing."""
+    """Remove our entries from the settings file at `path`; a missing file is left missing.
+    When what remains is exactly what a backup held, that backup's bytes are written back."""
+    path = _through_link(path)
     if not path.exists():
         return FileChange(path, changed=False)
     current = read_settings(path)
-    return _save(path, current, without_ours(current), now)
+    after = without_ours(current)
+    return _save(path, current, after, now, data=_backed_up_bytes(path, after))
+
+
+def _through_link(path: Path) -> Path:
+    """Where a symlinked settings file points: writing there keeps the user's link."""
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
+def _backed_up_bytes(path: Path, settings: Settings) -> bytes | None:
+    """The bytes of the newest backup of `path` that holds exactly `settings`."""
+    backups = sorted(backup_folder(path).glob(f"{glob.escape(path.name)}.bak-*"),
+                     key=lambda p: (p.stat().st_mtime_ns, p.name), reverse=True)
+    for backup in backups[:20]:
+        with contextlib.suppress(OSError, ValueError):
+            data = backup.read_bytes()
+            if json.loads(data.decode("utf-8")) == settings:
+                return data
+    return None
 
 
 def read_settings(path: Path) -> Settings:
@@ -143,11 +170,16 @@ def read_settings(path: Path) -> Settings:
     return data
 
 
+def backup_folder(path: Path) -> Path:
+    """Where the backups of the settings file at `path` are kept (outside any repo)."""
+    return state_subdir("settings-backups", dir_key(path.parent))
+
+
 def backup_path(path: Path, now: dt.datetime) -> Path:
     """`<name>.bak-<UTC timestamp>` under the state directory (`settings-backups/<key of
     the file's folder>/`), never beside the file: a backup inside a repo gets committed.
     Numbered when that name is taken."""
-    folder = state_subdir("settings-backups", dir_key(path.parent))
+    folder = backup_folder(path)
     stamp = now.astimezone(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     candidate = folder / f"{path.name}.bak-{stamp}"
     number = 1
@@ -157,7 +189,8 @@ def backup_path(path: Path, now: dt.datetime) -> Path:
     return candidate
 
 
-def _save(path: Path, before: Settings, after: Settings, now: dt.datetime) -> FileChange:
+def _save(path: Path, before: Settings, after: Settings, now: dt.datetime,
+          data: bytes | None = None) -> FileChange:
     if after == before:
         return FileChange(path, changed=False)
     backup = None
@@ -165,8 +198,9 @@ def _save(path: Path, before: Settings, after: Settings, now: dt.datetime) -> Fi
         backup = backup_path(path, now)
         atomic.atomic_write(backup, path.read_bytes())
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(after, indent=2, ensure_ascii=False) + "\n"
-    atomic.atomic_write(path, text.encode("utf-8"))
+    if data is None:
+        data = (json.dumps(after, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    atomic.atomic_write(path, data)
     return FileChange(path, changed=True, backup=backup)
 
 

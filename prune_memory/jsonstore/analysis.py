@@ -15,7 +15,7 @@ from prune_memory.jsonstore.records import StoreRecord
 from prune_memory.model import JSON
 from prune_memory.stages.contradiction import NEGATIONS, Contradiction, contradictions
 from prune_memory.stages.decay import idle_days, staleness
-from prune_memory.stages.similarity import Corpus, Pair
+from prune_memory.stages.similarity import Corpus, Pair, jaccard
 
 NEAR_THRESHOLD = 0.8
 
@@ -58,6 +58,25 @@ def analyse(
 def _age(record: StoreRecord, now: datetime) -> RecordAge:
     days = idle_days(now, record.last_touch)
     return RecordAge(staleness(days, record.recall_count), days)
+
+
+DENIAL_REASON = "one statement denies the other"
+
+
+def denial_flags(records: Sequence[StoreRecord], analysis: StoreAnalysis) -> list[JSON]:
+    """Contradiction flags the negation-word rule misses ("resets nightly" against "does not
+    reset nightly" share too few words), in the report's flag shape; pairs it already
+    flagged are left out."""
+    from prune_memory.stages.negation import denied_pairs
+    from prune_memory.stages.similarity import token_set
+
+    flagged = {(c.first, c.second) for c in analysis.contradictions}
+    ids = [record.id for record in records]
+    return [{"ids": [ids[i], ids[j]],
+             "jaccard": round(jaccard(token_set(records[i].text), token_set(records[j].text)), 3),
+             "reason": DENIAL_REASON}
+            for i, j in denied_pairs([record.text for record in records])
+            if (i, j) not in flagged]
 
 
 def report(records: Sequence[StoreRecord], analysis: StoreAnalysis) -> JSON:

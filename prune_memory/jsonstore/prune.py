@@ -9,6 +9,7 @@ import json
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from prune_memory.errors import BadInputError
@@ -56,11 +57,29 @@ def plan_prune(
     return PruneOutcome(kept=tuple(kept), archived=tuple(archived))
 
 
-def write_outcome(outcome: PruneOutcome, store: Path, out: Path, archive: Path) -> None:
-    """Write kept and archived records as JSONL; never over the store itself."""
-    targets = {_same_file_key(p) for p in (store, out, archive)}
-    if len(targets) < 3:
-        raise BadInputError("--out, --archive and the store must be three different files")
+def backup_path(store: Path, now: datetime, folder: Path | None = None) -> Path:
+    """`<store>.bak-<UTC stamp>` beside the store (or in `folder`); a name already taken
+    by other bytes gets a counter, one holding the same bytes is reused."""
+    folder = folder if folder is not None else store.parent
+    stem = f"{store.name}.bak-{now.astimezone(UTC):%Y%m%dT%H%M%SZ}"
+    data = store.read_bytes()
+    for number in range(1, 1000):
+        candidate = folder / (stem if number == 1 else f"{stem}-{number}")
+        if not candidate.exists() or candidate.read_bytes() == data:
+            return candidate
+    raise BadInputError(f"too many backups named {stem} in {folder}")
+
+
+def write_outcome(outcome: PruneOutcome, store: Path, out: Path, archive: Path,
+                  backup: Path | None = None) -> None:
+    """Write kept and archived records as JSONL; never over the store itself. With `backup`,
+    the store's bytes are copied there first, so swapping the kept file in can be undone."""
+    targets = {_same_file_key(p) for p in (store, out, archive, *([backup] if backup else []))}
+    if len(targets) < (4 if backup else 3):
+        raise BadInputError("--out, --archive and the store must be three different files"
+                            + (f", and none of them the backup {backup}" if backup else ""))
+    if backup is not None:
+        _write(backup, store.read_bytes())
     archived = ({**record.raw, ARCHIVE_REASON: reason} for record, reason in outcome.archived)
     _write(archive, _jsonl(archived))
     _write(out, _jsonl(record.raw for record in outcome.kept))

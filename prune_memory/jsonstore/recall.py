@@ -52,6 +52,9 @@ def load_checks(path: Path, expect_field: str) -> list[RecallCheck]:
         raise BadInputError(f"checks file not found: {path}") from err
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
         raise BadInputError(f"cannot read checks file {path}: {err}") from err
+    except RecursionError as err:
+        raise BadInputError(f"checks file {path} nests too deeply to be a list of checks") \
+            from err
     if not isinstance(data, list):
         raise BadInputError(f"{path}: checks must be a JSON list")
     return [_check(item, number, expect_field) for number, item in enumerate(data, start=1)]

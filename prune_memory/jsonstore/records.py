@@ -1,22 +1,36 @@
-"""Read a JSON-list or JSONL memory store into checked, frozen records.
+"""Read a JSON or JSONL memory store into checked, frozen records.
 
-A record has `id`, `text`, a date (`created_at`, `updated_at` or `last_recalled_at`) and
-optionally `recall_count`, `pinned` and `key`; every other field is carried along untouched.
+Three shapes are read: a JSON list of records, an object holding that list under `entries`,
+and one JSON object per line. A record has `id`, `text`, a date (`created_at` or `created`,
+`updated_at` or `updated`, `last_recalled_at`) and optionally `recall_count`, `pinned` and
+`key`; every other field is carried along untouched.
+
+`load_store` refuses a store with any unusable record (the audit needs every date);
+`read_store_leniently` keeps going, turning each unusable field into a problem the lint
+reports as one violation, as a store lint should.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from prune_memory.errors import BadInputError
 from prune_memory.model import JSON
 
 DATE_FIELDS = ("last_recalled_at", "updated_at", "created_at")
+# Other spellings of the same dates, as the store lint's own format writes them.
+DATE_ALIASES = {"updated_at": ("updated",), "created_at": ("created",)}
+WRAPPER_KEY = "entries"
+
+
+class _Problem(NamedTuple):
+    message: str
+    about_date: bool = False  # the lint reports these as its own freshness violation
 
 
 @dataclass(frozen=True)
@@ -46,9 +60,23 @@ class StoreRecord:
         return touch
 
 
+@dataclass(frozen=True)
+class LenientStore:
+    """Every record that could be read, and what was wrong with the others (or with parts)."""
+
+    records: tuple[StoreRecord, ...]
+    problems: tuple[tuple[str, str], ...] = field(default=())  # (record id or place, message)
+
+
 def load_store(path: Path) -> list[StoreRecord]:
-    """Every record of a JSON list or JSONL file; anything unusable raises BadInputError."""
-    records = [_record(obj, line) for obj, line in _objects(path, _read_text(path))]
+    """Every record of the store; anything unusable raises BadInputError."""
+    records: list[StoreRecord] = []
+    for obj, line in _objects(path, _read_text(path)):
+        record, problems = _record(obj, line)
+        if problems:
+            raise BadInputError(problems[0].message)
+        assert record is not None
+        records.append(record)
     seen: dict[str, int] = {}
     for record in records:
         if record.id in seen:
@@ -56,6 +84,27 @@ def load_store(path: Path) -> list[StoreRecord]:
                                 f"(records at lines {seen[record.id]} and {record.line})")
         seen[record.id] = record.line
     return records
+
+
+def read_store_leniently(path: Path) -> LenientStore:
+    """The records of a store, carrying on past bad ones. Only a missing or unparsable file
+    raises BadInputError: then there is nothing to lint."""
+    records: list[StoreRecord] = []
+    problems: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for obj, line in _objects(path, _read_text(path)):
+        record, found = _record(obj, line)
+        where = record.id if record is not None else f"(record at line {line})"
+        # A missing or unreadable date is the lint's freshness violation, not a second one.
+        problems.extend((where, p.message) for p in found if not p.about_date)
+        if record is None:
+            continue
+        if record.id in seen:
+            problems.append((record.id, f"id {record.id!r} appears twice (again at line "
+                                        f"{record.line})"))
+        seen.add(record.id)
+        records.append(record)
+    return LenientStore(tuple(records), tuple(problems))
 
 
 def parse_date(value: Any) -> datetime:
@@ -76,74 +125,122 @@ def _read_text(path: Path) -> str:
         raise BadInputError(f"cannot read store {path}: {reason}") from err
 
 
+_TOO_DEEP = "nests too deeply to be a store of records (lists or objects inside each " \
+    "other hundreds of levels down)"
+
+
 def _objects(path: Path, text: str) -> Iterator[tuple[Any, int]]:
-    """(object, line number) pairs from either a JSON list or one JSON object per line."""
+    """(object, line number) pairs from a JSON list, an `entries` object, or JSON lines."""
     stripped = text.strip()
     if stripped.startswith("["):
-        try:
-            data = json.loads(stripped)
-        except json.JSONDecodeError as err:
-            raise BadInputError(f"{path}: invalid JSON at line {err.lineno}: {err.msg}") from err
-        if not isinstance(data, list):
-            raise BadInputError(f"{path}: a JSON store must be a list of records")
-        yield from ((obj, position + 1) for position, obj in enumerate(data))
+        yield from _listed(path, _whole(path, stripped))
         return
+    if stripped.startswith("{"):
+        wrapped = _wrapped(stripped)
+        if wrapped is not None:
+            yield from _listed(path, wrapped)
+            return
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            yield json.loads(line), number
+            obj = json.loads(line)
         except json.JSONDecodeError as err:
             raise BadInputError(f"{path}: line {number} is not JSON: {err.msg}") from err
+        except RecursionError as err:
+            raise BadInputError(f"{path}: line {number}: {_TOO_DEEP}") from err
+        yield obj, number
 
 
-def _record(obj: Any, line: int) -> StoreRecord:
+def _whole(path: Path, text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise BadInputError(f"{path}: invalid JSON at line {err.lineno}: {err.msg}") from err
+    except RecursionError as err:
+        raise BadInputError(f"{path}: {_TOO_DEEP}") from err
+
+
+def _wrapped(text: str) -> Any:
+    """The `entries` of a store written as one object, else None (then it is JSON lines)."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return None  # several objects, one per line (or too deep: the line reader says so)
+    if isinstance(data, dict) and WRAPPER_KEY in data:
+        return data[WRAPPER_KEY]
+    return None
+
+
+def _listed(path: Path, data: Any) -> Iterator[tuple[Any, int]]:
+    if not isinstance(data, list):
+        raise BadInputError(f"{path}: a JSON store must be a list of records "
+                            f"(or an object with an `{WRAPPER_KEY}` list)")
+    yield from ((obj, position + 1) for position, obj in enumerate(data))
+
+
+def _record(obj: Any, line: int) -> tuple[StoreRecord | None, list[_Problem]]:
+    """The record and every problem with it; no record when it is not an object."""
     where = f"record at line {line}"
     if not isinstance(obj, dict):
-        raise BadInputError(f"{where}: not a JSON object")
+        return None, [_Problem(f"{where}: not a JSON object")]
+    problems: list[_Problem] = []
     rid, text = obj.get("id"), obj.get("text")
     if not isinstance(rid, str) or not rid:
-        raise BadInputError(f"{where}: `id` must be a non-empty string")
+        problems.append(_Problem(f"{where}: `id` must be a non-empty string"))
+        rid = f"line-{line}"
+    else:
+        where = f"{where} ({rid})"
     if not isinstance(text, str):
-        raise BadInputError(f"{where} ({rid}): `text` must be a string")
-    dates = {name: _date(obj.get(name), name, rid) for name in DATE_FIELDS}
-    if all(value is None for value in dates.values()):
-        raise BadInputError(f"{where} ({rid}): needs `created_at` (or another date)")
+        problems.append(_Problem(f"{where}: `text` must be a string"))
+        text = ""
+    dates = {name: _date(obj, name, rid, problems) for name in DATE_FIELDS}
+    if all(value is None for value in dates.values()) and not problems:
+        problems.append(_Problem(f"{where}: needs `created_at` (or another date)", True))
     key = obj.get("key")
     if key is not None and not isinstance(key, str):
-        raise BadInputError(f"{where} ({rid}): `key` must be a string")
-    return StoreRecord(
+        problems.append(_Problem(f"{where}: `key` must be a string"))
+        key = None
+    record = StoreRecord(
         id=rid, text=text, created_at=dates["created_at"], updated_at=dates["updated_at"],
         last_recalled_at=dates["last_recalled_at"],
-        recall_count=_count(obj.get("recall_count"), rid), pinned=_flag(obj.get("pinned"), rid),
-        key=key or None, raw=obj, line=line,
+        recall_count=_count(obj.get("recall_count"), rid, problems),
+        pinned=_flag(obj.get("pinned"), rid, problems), key=key or None, raw=obj, line=line,
     )
+    return record, problems
 
 
-def _date(value: Any, name: str, rid: str) -> datetime | None:
-    if value is None or value == "":
+def _date(obj: JSON, name: str, rid: str, problems: list[_Problem]) -> datetime | None:
+    spelled = next((alias for alias in (name, *DATE_ALIASES.get(name, ()))
+                    if obj.get(alias) not in (None, "")), None)
+    if spelled is None:
         return None
+    value = obj[spelled]
     try:
         return parse_date(value)
-    except ValueError as err:
-        raise BadInputError(f"record {rid}: `{name}` is not an ISO 8601 date: {value!r}") from err
+    except (ValueError, TypeError):
+        problems.append(_Problem(f"record {rid}: `{spelled}` is not an ISO 8601 date: "
+                                 f"{value!r}", True))
+        return None
 
 
-def _count(value: Any, rid: str) -> int:
+def _count(value: Any, rid: str, problems: list[_Problem]) -> int:
     if value is None:
         return 0
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value
     if isinstance(value, str) and value.strip().isdigit():
         return int(value)
-    raise BadInputError(f"record {rid}: `recall_count` must be a whole number >= 0")
+    problems.append(_Problem(f"record {rid}: `recall_count` must be a whole number >= 0"))
+    return 0
 
 
-def _flag(value: Any, rid: str) -> bool:
+def _flag(value: Any, rid: str, problems: list[_Problem]) -> bool:
     if value is None or isinstance(value, bool):
         return bool(value)
     if isinstance(value, str) and value.strip().lower() in {"true", "false"}:
         return value.strip().lower() == "true"
     if value in (0, 1):
         return bool(value)
-    raise BadInputError(f"record {rid}: `pinned` must be true or false")
+    problems.append(_Problem(f"record {rid}: `pinned` must be true or false"))
+    return False

@@ -51,6 +51,9 @@ class Correction:
     old: str
     new: str
     bounded: bool = True
+    # A word that must not survive the fix anywhere in the text ("jest" in "ts-jest" after
+    # Jest became Vitest): if it does, the correction is incomplete and is not proposed.
+    residue: str = ""
 
 
 @dataclass(frozen=True)

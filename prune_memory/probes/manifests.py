@@ -8,28 +8,19 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
+
+from prune_memory.probes.manifest_facts import ManifestFacts, normal_name
+from prune_memory.probes.manifest_facts import text_or_none as _text
+from prune_memory.probes.manifests_jvm import JVM_PARSERS
+from prune_memory.probes.manifests_more import MORE_PARSERS
+
+__all__ = ["ManifestFacts", "normal_name", "parse_manifest"]
 
 RUNTIME_KEYS = {"python": "python", "nodejs": "node", "node": "node", "golang": "go",
                 "go": "go", "rust": "rust", "ruby": "ruby", "java": "java"}
 REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*([^;#]*)")
-
-
-@dataclass(frozen=True)
-class ManifestFacts:
-    """What one file declares. Package keys are normalised (`normal_name`)."""
-
-    packages: Mapping[str, str] = field(default_factory=dict)
-    runtimes: Mapping[str, str] = field(default_factory=dict)
-    name: str | None = None
-    locked: bool = False
-
-
-def normal_name(name: str) -> str:
-    """Lower case, with `_` and `.` read as `-` (how pip compares names)."""
-    return re.sub(r"[-_.]+", "-", name.strip().lower())
 
 
 def parse_manifest(path: str, text: str) -> ManifestFacts:
@@ -42,7 +33,8 @@ def parse_manifest(path: str, text: str) -> ManifestFacts:
         return ManifestFacts()
     try:
         return parser(text)
-    except (ValueError, TypeError, KeyError, AttributeError, tomllib.TOMLDecodeError):
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError,
+            tomllib.TOMLDecodeError):
         return ManifestFacts()
 
 
@@ -178,10 +170,6 @@ def _spec_text(spec: object) -> str:
     return str(spec)
 
 
-def _text(value: object) -> str | None:
-    return str(value) if isinstance(value, str) and value.strip() else None
-
-
 _PARSERS: dict[str, Callable[[str], ManifestFacts]] = {
     "package.json": _package_json, "pyproject.toml": _pyproject, "Pipfile": _pipfile,
     "Cargo.toml": _cargo, "go.mod": _go_mod, ".tool-versions": _tool_versions,
@@ -191,4 +179,5 @@ _PARSERS: dict[str, Callable[[str], ManifestFacts]] = {
     "poetry.lock": _toml_lock, "uv.lock": _toml_lock, "Cargo.lock": _toml_lock,
     "package-lock.json": _package_lock, "yarn.lock": _yarn_lock,
     "Pipfile.lock": _pipfile_lock,
+    **MORE_PARSERS, **JVM_PARSERS,
 }

@@ -14,6 +14,8 @@ BACKTICK = re.compile(r"`([^`\n]+)`")
 # word start (quadratic: 20 s for 250 KB).
 URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]{0,40}://\S+|\bwww\.\S+")
 BARE = re.compile(r"(?<![\w@/:~$%.#\\-])((?:\.?/)?\w[\w.-]*/(?:[\w.-]+/)*(?:[\w.-]+)?)")
+# A bare file name in prose ("or start.sh"), kept only when the repo ever had it at its root.
+BARE_FILE = re.compile(r"(?<![\w/.@:~$-])([\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,9})(?![\w/-])")
 FILE_NAME = re.compile(r"^[\w.-]*[\w-]\.[A-Za-z][A-Za-z0-9]{0,9}$")
 LOCATION_SUFFIX = re.compile(r"(?::\d+(?::\d+)?|#L\d+(?:-L?\d+)?)$")
 NOT_A_PATH = re.compile(r"[*?\[\]{}<>|;&=@$!^\"'\\,()]|://|^[~-]|^\.\./|/\.\./|//")
@@ -61,6 +63,10 @@ def path_mentions(entry: Entry, root: Path | None, known: frozenset[str],
     bare_text = URL.sub(" ", BACKTICK.sub(" ", text))
     for match in BARE.finditer(bare_text):
         found.extend(_candidate(match.group(1), root, known, explicit=False))
+    for match in BARE_FILE.finditer(bare_text):
+        name = match.group(1).rstrip(TRAILING)
+        if name in known:
+            found.append(PathMention(name, name, False, False))
     seen: set[str] = set()
     unique: list[PathMention] = []
     for mention in found:

@@ -1,8 +1,8 @@
 """Compare a version a memory states ("React 17", "Python 3.10") with what a manifest declares.
 
 The claim is read at its own precision: "Python 3" is satisfied by 3.12, "Python
-3.10" is not. Ranges from npm (`^`, `~`, `||`), PEP 440 (`~=`, `>=…,<…`) and
-Cargo are understood well enough to say yes, no, or "cannot tell" (None).
+3.10" is not. Ranges from npm (`^`, `~`, `||`), PEP 440 (`~=`, `>=…,<…`), Cargo and
+Bundler (`~>`) are understood well enough to say yes, no, or "cannot tell" (None).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import re
 
 Version = tuple[int, ...]
 NUMBERS = re.compile(r"\d+(?:\.\d+)*")
-CONSTRAINT = re.compile(r"^(===|==|~=|>=|<=|!=|>|<|\^|~|=)?\s*v?(\d+(?:\.\d+)*)(?:\.[x*])?")
+CONSTRAINT = re.compile(r"^(===|==|~=|~>|>=|<=|!=|>|<|\^|~|=)?\s*v?(\d+(?:\.\d+)*)(?:\.[x*])?")
 
 
 def parse_version(text: str) -> Version | None:
@@ -63,7 +63,7 @@ def _check(op: str, claim: Version, declared: Version) -> bool:
     if op == "^":
         fixed = 2 if declared[0] == 0 and len(declared) > 1 else 1
         return claim[:fixed] == declared[:fixed][:n] and claim >= cut
-    if op == "~=":
+    if op in ("~=", "~>"):  # PEP 440, and Ruby's (and Terraform's) pessimistic operator
         fixed = max(1, len(declared) - 1)
         return claim[:fixed] == declared[:fixed][:n] and claim >= cut
     # npm `~`: same major.minor when given, else same major.

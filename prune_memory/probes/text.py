@@ -14,9 +14,24 @@ from prune_memory.secrets.mask import mask_text
 CHANGE_WORDS = re.compile(
     r"\b(?:renamed|moved|deleted|removed|dropped|migrated|replaced|switched|swapped|became"
     r"|abandoned|reverted|formerly|previously|no longer|used to|superseded|deprecated"
-    r"|retired|ripped out|gave up)\b",
+    r"|retired|ripped out|gave up)\b"
+    r"|删除|删掉|已删|删了|移除|去掉|改名|重命名|迁移|替换|废弃|退役|拆除|弃用|合并为|删"
+    r"|\b(?:entfernt|gelöscht|umbenannt|ersetzt|verschoben|abgelöst|eingefroren"
+    r"|eliminad[oa]s?|borrad[oa]s?|renombrad[oa]s?|reemplazad[oa]s?|movid[oa]s?)\b",
     re.IGNORECASE,
 )
+# A sentence about what is planned or proposed is not a claim about the repo as it is now.
+PLANNED = re.compile(
+    r"\b(?:will|would|going to|plan(?:s|ned)?(?: to)?|proposed?|should (?:add|create|move|"
+    r"remove|delete|rename)|to-?do|next step|later|eventually|once|consider(?:ing)?|could|"
+    r"idea|wish|future|someday)\b|计划|待做|待办|将来|未来|以后|geplant|vorgesehen|künftig|"
+    r"pendiente|planeado|futuro", re.IGNORECASE)
+# A sentence that says something is absent agrees with an absent path; it claims no presence.
+ABSENT = re.compile(
+    r"\b(?:no longer|not (?:yet )?(?:exist|present|there|tracked|committed|in git|in the repo)|"
+    r"does(?:n'?t| not) exist|is gone|are gone|without|absent|missing|never|no such|"
+    r"gitignored|untracked|not committed|uncommitted|local only|locally)\b|不存在|没有|未提交|"
+    r"nicht (?:mehr|vorhanden)|existiert nicht|no existe|ya no", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Z`\"'(\[*_-])")
 
 NUMBER_WORDS = {
@@ -82,6 +97,16 @@ PAST_TENSE = re.compile(r"\b(?:was|were|had been|had)\b", re.IGNORECASE)
 
 def mentions_change(sentence: str) -> bool:
     return CHANGE_WORDS.search(sentence) is not None
+
+
+def planned(sentence: str) -> bool:
+    """Speaks of what is to be done, not of what is."""
+    return PLANNED.search(sentence) is not None
+
+
+def says_absent(sentence: str) -> bool:
+    """Says something is not there (or not in git): absence agrees with it."""
+    return ABSENT.search(sentence) is not None
 
 
 def told_as_past(sentence: str) -> bool:

@@ -35,7 +35,7 @@ ALIASES: dict[str, str] = {
 
 RUNTIMES: dict[str, str] = {
     "python": "python", "node": "node", "node.js": "node", "nodejs": "node", "golang": "go",
-    "go": "go", "rust": "rust", "ruby": "ruby", "java": "java",
+    "go": "go", "rust": "rust", "ruby": "ruby", "java": "java", "php": "php", "r": "r",
 }
 
 # Package names that are also ordinary words: only a backticked or versioned mention counts.
@@ -44,7 +44,7 @@ COMMON_WORDS = frozenset({
     "got", "tap", "debug", "glob", "path", "util", "events", "chalk", "commander", "ms", "q",
     "co", "async", "http", "url", "go", "ruby", "java", "rust", "ward", "bottle", "falcon",
     "huey", "rq", "pg", "bull", "koa", "solid", "vue", "lit", "uvu", "ava", "nose", "karma",
-    "mocha", "jasmine", "parcel", "rollup", "prettier", "typer", "pydantic",
+    "mocha", "jasmine", "parcel", "rollup", "prettier", "typer", "pydantic", "r", "php",
 })
 
 

@@ -35,7 +35,10 @@ from prune_memory.probes.versionfacts import (
 )
 
 KIND = "version"
-VERSION_AFTER = re.compile(r"^(?:\s*(?:@|version\s+|v(?=\d))|\s+v?)(\d+(?:\.\d+){0,2})(?![\w.]*\d)")
+# A version right after a tool's name ("React 17", "Python 3.12", "@2"); "hashbrown 2×"
+# counts copies and "syn 1.x" names a range, neither is a version claim.
+VERSION_AFTER = re.compile(r"^(?:\s*(?:@|version\s+|v(?=\d))(\d+(?:\.\d+){0,2})"
+                           r"|\s+v?(\d+(?:\.\d+){0,2}))(?![\w.]*\d)(?![×]|\.x\b|x\b)")
 NEGATED = re.compile(r"\b(?:not|never|don'?t|do\s+not|avoid|instead\s+of|rather\s+than|without"
                      r"|unlike|except)\b", re.IGNORECASE)
 
@@ -65,7 +68,7 @@ def _mention(entry: Entry, sentence: str, match: re.Match[str], ctx: ProbeContex
     written = match.group(0)
     kind, name = resolve(written)
     version_match = VERSION_AFTER.match(sentence[match.end():])
-    version = version_match.group(1) if version_match else None
+    version = (version_match.group(1) or version_match.group(2)) if version_match else None
     phrase = written + (sentence[match.end():match.end() + version_match.end()]
                         if version_match else "")
     marked = version is not None or f"`{written}" in sentence
@@ -89,6 +92,12 @@ def _departed(entry: Entry, sentence: str, written: str, phrase: str,
     successors = [display_name(s) for s in gone.successors]
     if _as_history(entry, sentence, successors):
         return _claim(phrase, Verdict.CONFIRMED, "mentioned as history of a tool change")
+    if not successors:
+        # A package leaving a manifest says the code stopped importing it; the memory may
+        # mean the service of that name (a Redis server, say). Only a named successor in the
+        # same change says the project replaced the tool.
+        return _claim(phrase, Verdict.UNVERIFIABLE, f"`{gone.package}` left {gone.manifest} "
+                                                   f"in {gone.commit}, no successor named")
     story = f"`{gone.package}` left {gone.manifest} in {gone.commit} on {gone.date.date()}"
     if successors:
         story += f", replaced by {', '.join(f'`{s}`' for s in successors)}"
@@ -96,8 +105,8 @@ def _departed(entry: Entry, sentence: str, written: str, phrase: str,
     evidence = said(phrase, successors[0] if len(successors) == 1 else successors or "absent",
                     tool=gone.package, file=gone.manifest, last_declared=gone.last_spec,
                     sentence=short_quote(sentence), **commit_fields(ctx, gone.commit))
-    fixes = [Correction(phrase, match_case(written, successors[0]))] if len(successors) == 1 \
-        else []
+    fixes = [Correction(phrase, match_case(written, successors[0]), residue=gone.package)] \
+        if len(successors) == 1 else []
     return ProbeResult((Claim(KIND, phrase, Verdict.CONTRADICTED, story),),
                        (flag(FindingCode.VERSION_DRIFT, message, evidence, *fixes),))
 

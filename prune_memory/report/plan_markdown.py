@@ -35,6 +35,10 @@ def render_markdown(plan: Plan) -> str:
     if repairs:
         out += ["", "## Reachability repairs", ""]
         out += [f"- {r['kind']}: {_cell(r['why'])}" for r in repairs]
+    coherence = plan.reachability.get("coherence", [])
+    if coherence:
+        out += ["", "## Coherence (for review, never applied)", ""]
+        out += [f"- {c['kind']}: {_cell(c['why'])}" for c in coherence]
     for err in plan.errors:
         out.append(f"- error: `{err['file']}`: {_cell(err['message'])}")
     return "\n".join(out) + "\n"

@@ -32,5 +32,7 @@ def render_table(plan: Plan) -> RenderableType:
         Text(f"Index: {idx['lines']} lines, {idx['chars']} chars, usage {idx['usage']:.0%} "
              f"({idx['binding_cap']} bind)")]
     parts += [Text(f"Repair: {r['why']}") for r in plan.reachability.get("repairs", [])]
+    parts += [Text(f"Coherence (review): {c['why']}")
+              for c in plan.reachability.get("coherence", [])]
     parts += [Text(f"Note: {n}") for n in plan.notes]
     return Group(*parts)

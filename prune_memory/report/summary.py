@@ -23,6 +23,7 @@ def summary_lines(report: PassReport, root: Path, width: int,
     lines += labelled(_reach(report), width, WIDE)
     lines += [line for text in _resynthesis(report) for line in wrap(text, width, hang="    ")]
     lines += [line for w in report.warnings for line in wrap(f"Warning: {w}", width, hang="  ")]
+    lines += [line for n in report.notes for line in wrap(f"Note: {n}", width, hang="  ")]
     lines += labelled([("log", str(root / LOG_FILE)),
                        ("snapshot", str(report.snapshot.manifest))], width, WIDE)
     if report.undo:
@@ -80,7 +81,7 @@ def _pending(report: PassReport, refused: Sequence[Skipped]) -> list[tuple[str, 
 
 
 def _reach(report: PassReport) -> list[tuple[str, str]]:
-    keys = ("dangling", "orphaned", "degraded", "wiki_missing", "unloaded")
+    keys = ("dangling", "outside", "orphaned", "degraded", "wiki_missing", "unloaded")
     after = report.after.to_json()
     return [("before", ", ".join(f"{k} {len(report.before.get(k, []))}" for k in keys)),
             ("after", ", ".join(f"{k} {len(after.get(k, []))}" for k in keys))]
@@ -88,7 +89,10 @@ def _reach(report: PassReport) -> list[tuple[str, str]]:
 
 def _resynthesis(report: PassReport) -> list[str]:
     resyn = report.resynthesis
-    return ([f"Shrunk: {s['file']} ({s['before']} → {s['after']} bytes)" for s in resyn.shrunk]
+    return ([f"Shrunk: {s['file']} ({s['before']} → {s['after']} bytes)"
+             + ("; fold what is left into the index (review)" if "fold" in s else "")
+             for s in resyn.shrunk]
+            + [f"Coherence (review): {c['why']}" for c in resyn.coherence]
             + [f"Cold from disuse (keep): {c['file']} — {c['label']}"
                for c in resyn.cold_disuse]
             + [f"Cold from irrelevance (look again next pass): {c['file']} — {c['label']}"

@@ -45,6 +45,9 @@ def scan_view(reach: Reachability) -> RenderableType:
         table.add_column(col, overflow="fold")
     for item in reach.dangling:
         table.add_row("dangling", f"MEMORY.md:{item['line']}", f"links missing {item['target']}")
+    for item in reach.outside:
+        table.add_row("outside", f"MEMORY.md:{item['line']}",
+                      f"links {item['target']}, outside the memory directory (not followed)")
     for item in reach.degraded:
         table.add_row("degraded", f"MEMORY.md:{item['line']}",
                       f"names {item['target']}; likely {item['likely']}")

@@ -107,10 +107,16 @@ PATTERNS: tuple[LabelledPattern, ...] = (
     LabelledPattern(
         "env-secret",
         LazyPattern(rf"(?<![\w-])(?:export[ \t]+)?{_ENV_NAME}[ \t]*=[ \t]*[\"']?{_VALUE}"),
-        ASSIGNMENT, values.is_credential_value, trim=True,
+        ASSIGNMENT, values.is_literal_credential, trim=True,
         needles=("secret", "pass", "pwd", "token", "key", "credential", "auth")),
     LabelledPattern("password", _assignment(_PASSWORD_NAME), ASSIGNMENT,
                     values.is_credential_value, trim=True, needles=("pass", "pwd")),
+    LabelledPattern(
+        "password",
+        LazyPattern(rf"(?<![\w.-]){_MARK}{_NAME_PREFIX}{_PASSWORD_NAME}(?![\w-])[*_]*[ \t]*"
+                   r"(?:[:=]|\bis\b)[ \t]*(?P<q>[`'\"])(?P<value>[^\s`'\"]{3,64})(?P=q)",
+                   re.IGNORECASE),
+        ASSIGNMENT, values.is_quoted_password, needles=("pass", "pwd")),
     LabelledPattern("token-assignment", _assignment(_TOKEN_NAME), ASSIGNMENT,
                     values.is_credential_value, trim=True, needles=("token", "secret", "key")),
 )

@@ -7,9 +7,10 @@ from collections.abc import Iterable, Sequence
 
 from prune_memory.secrets.base import SecretDetector, SecretHit, SecretSpan, shown_prefix
 from prune_memory.secrets.patterns import PatternDetector
+from prune_memory.secrets.shortkeys import ShortKeyDetector
 from prune_memory.secrets.vendor import VendorDetector
 
-DETECTORS: tuple[SecretDetector, ...] = (PatternDetector(), VendorDetector())
+DETECTORS: tuple[SecretDetector, ...] = (PatternDetector(), ShortKeyDetector(), VendorDetector())
 
 # Published documentation keys: they look exactly like secrets and are meant to be copied.
 KNOWN_EXAMPLES = frozenset({

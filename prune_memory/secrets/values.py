@@ -57,6 +57,33 @@ def is_credential_value(value: str) -> bool:
     return len(value) >= 16 and value.isalnum()  # a long run-together passphrase
 
 
+_PLAIN_SETTINGS = frozenset({"enabled", "disabled", "required", "optional", "inherit",
+                             "default", "unset", "missing", "redacted", "rotated"})
+
+
+def is_literal_credential(value: str) -> bool:
+    """A value spelled out for a secret-named setting (`NOTIFY_SECRET=team-notify-secret`).
+
+    Beyond `is_credential_value`, words joined by dashes count: a shared secret is often a
+    readable phrase, and it guards just as much.
+    """
+    if is_credential_value(value):
+        return True
+    if len(value) < 8 or is_stand_in(value) or value.lower() in _PLAIN_SETTINGS:
+        return False
+    if _DOTTED_NAME.fullmatch(value) or _LOWER_PATH.fullmatch(value):
+        return False
+    parts = [p for p in value.replace("_", "-").split("-") if p]
+    return len(parts) >= 2 and all(p.isalnum() for p in parts)
+
+
+def is_quoted_password(value: str) -> bool:
+    """A password written out in quotes or backticks, however short: `user` is a password
+    if the memory says it is one."""
+    return (len(value) >= 3 and not is_stand_in(value)
+            and value.lower() not in _BARE_KEYWORDS | _PLAIN_SETTINGS)
+
+
 def is_random_token(value: str) -> bool:
     """Generated keys mix digits with both cases; words joined by hyphens do not."""
     return (any(ch.isdigit() for ch in value) and any(ch.isupper() for ch in value)

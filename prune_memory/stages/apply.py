@@ -13,6 +13,7 @@ from pathlib import Path
 
 from prune_memory.errors import BadInputError, PruneMemoryError, RefusedError
 from prune_memory.plan import Inoculation
+from prune_memory.secrets.mask import mask_text
 from prune_memory.stages.apply_build import (
     read_current,
     superseded_json,
@@ -33,7 +34,9 @@ from prune_memory.stages.apply_result import (
 )
 from prune_memory.stages.apply_session import recover, writing
 from prune_memory.stages.apply_update import NewText, update_step
+from prune_memory.stages.corrected import CORRECTION_RULES, annotated_body
 from prune_memory.stages.snapshot import Snapshot, require_snapshot
+from prune_memory.store.logtable import code_name
 from prune_memory.store.pruninglog import read_log
 from prune_memory.store.recovery import StepInterrupted, execute
 from prune_memory.store.stepkit import read_log_text
@@ -89,11 +92,14 @@ def update_entry(root: Path, file: str, body: str, *, reason: str, snapshot: Sna
                  pairs: tuple[tuple[str, str], ...] = ()) -> ApplyResult:
     """Rewrite an entry's body, description and index line together (`modified:` stamped);
     the earlier version is kept as a tombstone with a register id, so `restore` reverts it.
-    Without an explicit description or index line, the body's corrections carry over."""
+    Without an explicit description or index line, the body's corrections carry over; a
+    drift correction marks each body line it changed `[corrected <date>]`."""
     require_snapshot(snapshot, root)
     with writing(root) as notes:
         name = _topic_only(writable(root, file), "withdrawn, not rewritten in place")
         current = read_current(root, name, expected_sha256)
+        if rule in CORRECTION_RULES:
+            body = annotated_body(current.raw, body, now)
         step = update_step(root, current, NewText(body, description, index_line, pairs),
                            reason=reason, rule=rule, memory_class=memory_class,
                            log_text=read_log_text(root), manifest=snapshot.manifest, now=now)
@@ -134,8 +140,8 @@ def _inoculate_only(root: Path, file: str, ino: Inoculation, now: datetime,
     name = _topic_only(writable(root, file), "inoculated only together with its withdrawal")
     read_current(root, name, expected_sha256)
     record = superseded_record(root, name, ino, now, supersedes=name)
-    row = [now.date().isoformat(), "inoculated", f"`{name}`", "N/A",
-           f"counter-memory {record.file}: {' '.join(ino.abandonment_reason.split())}"]
+    row = [now.date().isoformat(), "inoculated", code_name(name), "N/A",
+           mask_text(f"counter-memory {record.file}: {ino.abandonment_reason}")]
     step = {"op": "inoculate", "file": name, "superseded": superseded_json(record), "row": row}
     outcome = execute(root, step)
     if outcome.status != "done":

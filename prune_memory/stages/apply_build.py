@@ -16,7 +16,9 @@ from prune_memory.store import indexedit, vault
 from prune_memory.store.frontmatter_parse import memory_type, parse_memory_text
 from prune_memory.store.journal import pack
 from prune_memory.store.linkedits import LinkEdit, plan_link_edits
+from prune_memory.store.logtable import code_name
 from prune_memory.store.pruninglog import RegisterRow, next_register_id_in
+from prune_memory.store.safe_read import is_member_name
 from prune_memory.store.stepkit import list_names, read_or_none, sha256
 from prune_memory.store.superseded import Superseded, free_slug, render_superseded, slugify
 from prune_memory.store.tombstone import (
@@ -27,6 +29,7 @@ from prune_memory.store.tombstone import (
 )
 
 NOT_APPLICABLE = "N/A"
+REASON_CHARS = 240  # in a register row; the tombstone's header keeps the whole reason
 
 
 @dataclass(frozen=True)
@@ -50,8 +53,9 @@ class Current:
 def check_name(file: str) -> str:
     """A top-level topic file name; the index and the tool's own files are not entries."""
     name = file.removeprefix("./")
-    if "/" in name or "\\" in name or name in ("", ".", ".."):
-        raise BadInputError(f"{file}: give a file directly inside the memory directory")
+    if not is_member_name(name):
+        raise BadInputError(f"{file}: give a file directly inside the memory directory (a "
+                            "plain name of at most 255 bytes)")
     if name == INDEX_FILE or name in OWN_FILES:
         raise BadInputError(f"{name} is not a memory entry")
     return name
@@ -83,9 +87,16 @@ def read_current(root: Path, file: str, expected_sha: str | None) -> Current:
 
 def summary(current: Current) -> str:
     """`file.md` — its description, short, secrets masked."""
-    text = " ".join(current.description.split())
-    short = text if len(text) <= 90 else text[:89].rstrip() + "…"
-    return mask_text(f"`{current.file}` — {short}" if short else f"`{current.file}`")
+    text = shortened(current.description, 90)
+    name = mask_text(code_name(current.file))
+    return f"{name} — {text}" if text else name
+
+
+def shortened(text: str, limit: int) -> str:
+    """`text` on one line, secrets masked first (so a cut never leaves part of one behind),
+    then cut to `limit` characters."""
+    masked = mask_text(" ".join(text.split()))
+    return masked if len(masked) <= limit else masked[:limit - 1].rstrip() + "…"
 
 
 def entry_type(current: Current, memory_class: str | None) -> str:
@@ -103,12 +114,15 @@ def superseded_record(root: Path, base: str, ino: Inoculation, now: datetime,
         if not value.strip():
             raise BadInputError(f"inoculate needs a non-empty --{field}")
     taken = list_names(root)
-    slug = free_slug(slugify(ino.slug or Path(base).stem), taken)
+    slug = free_slug(slugify(mask_text(ino.slug or Path(base).stem)), taken)
     day = now.date().isoformat()
-    return Superseded(slug=slug, date=day, pattern=ino.pattern,
-                      period=ino.period or f"unknown to {day}", evidence=ino.evidence,
-                      abandonment_reason=ino.abandonment_reason,
-                      do_not_rederive=ino.do_not_rederive, supersedes=supersedes)
+    # The counter-memory is loaded like any memory: nothing in it may carry a secret.
+    return Superseded(slug=slug, date=day, pattern=mask_text(ino.pattern),
+                      period=mask_text(ino.period or f"unknown to {day}"),
+                      evidence=mask_text(ino.evidence),
+                      abandonment_reason=mask_text(ino.abandonment_reason),
+                      do_not_rederive=mask_text(ino.do_not_rederive),
+                      supersedes=mask_text(supersedes))
 
 
 def superseded_json(record: Superseded) -> dict[str, str]:
@@ -166,7 +180,8 @@ def plan_withdrawal(root: Path, current: Current, log_text: str, *, reason: str,
         superseded_by=sup.file if sup else None,
         index_lines=_masked(index_lines) if kept else index_lines, extras=extras)
     row = RegisterRow(register_id, summary(current), entry_type(current, memory_class),
-                      mask_text(f"{rule}: {reason}"), tomb, sup.file if sup else NOT_APPLICABLE)
+                      shortened(f"{rule}: {reason}", REASON_CHARS), tomb,
+                      sup.file if sup else NOT_APPLICABLE)
     body = vault.redact(current.raw) if kept else current.raw
     return Withdrawal(register_id, tomb, render_tombstone(header, body), sup, row, kept, edits)
 

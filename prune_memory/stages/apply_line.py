@@ -62,6 +62,9 @@ def current_line(root: Path, file: str, expected_sha: str | None, manifest: Path
     if fact is None:
         raise BadInputError(f"{file}: line {number} of {INDEX_FILE} is not an inline fact "
                             "(a list item that links no memory file)")
+    if len(fact.index_lines) > 1:
+        raise RefusedError(f"{file} spans {len(fact.index_lines)} lines of {INDEX_FILE} (a fact "
+                           "with lines indented under it); withdraw it by editing the index")
     if expected_sha is not None and fact.sha256 != expected_sha:
         raise RefusedError(f"{file} changed since the plan (sha256 {expected_sha[:12]}… is now "
                            f"{fact.sha256[:12]}…); skipped")

@@ -8,14 +8,19 @@ from pathlib import Path
 from typing import Any
 
 from prune_memory.errors import BadInputError, RefusedError
-from prune_memory.model import INDEX_FILE, Finding, FindingCode
+from prune_memory.model import INDEX_FILE, OWN_FILES, Finding, FindingCode
+from prune_memory.secrets.mask import mask_text
 from prune_memory.stages.apply_line import is_index_line, restore_line_step, snapshot_line
 from prune_memory.stages.apply_result import ApplyResult, applied_from, result
 from prune_memory.stages.apply_session import writing
 from prune_memory.stages.apply_update import revert_step
+from prune_memory.stages.snapshot import trusted_snapshot
 from prune_memory.store import indexedit, vault
+from prune_memory.store.atomic import is_temp_name
+from prune_memory.store.logtable import code_name
 from prune_memory.store.pruninglog import PruningLog, RegisterRow, read_log
 from prune_memory.store.recovery import execute
+from prune_memory.store.safe_read import is_member_name
 from prune_memory.store.snapshot import read_snapshot_file
 from prune_memory.store.stepkit import sha256, sha_or_none
 from prune_memory.store.tombstone import IndexLineRecord, Tombstone, read_tombstone
@@ -61,7 +66,8 @@ def restore(root: Path, register_id: str, *, now: datetime, reason: str = "") ->
 
 def _cells(now: datetime, file: str, row: RegisterRow, reason: str, where: str) -> list[str]:
     said = " ".join(f"{reason.strip() or 'restored on request'}; from {where}".split())
-    return [now.date().isoformat(), "restored", f"`{file}`", row.register_id, said]
+    return [now.date().isoformat(), "restored", code_name(file), row.register_id,
+            mask_text(said)]
 
 
 def _update_of(root: Path, row: RegisterRow) -> Tombstone | None:
@@ -72,6 +78,7 @@ def _update_of(root: Path, row: RegisterRow) -> Tombstone | None:
 
 def _revert(root: Path, stone: Tombstone, row: RegisterRow, cells: list[str],
             notes: list[str]) -> ApplyResult:
+    restore_target(stone.header.original_file, f"tombstone {row.tombstone}")
     outcome = execute(root, revert_step(stone, cells, row.tombstone))
     if outcome.status != "done":
         raise RefusedError(outcome.message)
@@ -129,6 +136,7 @@ def _from_tombstone(root: Path, row: RegisterRow) -> Source | None:
     if stone is None or data is None:
         return None
     head = stone.header
+    restore_target(head.original_file, f"tombstone {row.tombstone}")
     records = tuple(replace(rec, seq=head.register_id) for rec in head.index_lines)
     edits = head.extra("link_edits") or []
     return Source(file=head.original_file, data=data, records=records,
@@ -138,6 +146,20 @@ def _from_tombstone(root: Path, row: RegisterRow) -> Source | None:
                   link_edits=tuple(e for e in edits if isinstance(e, dict)))
 
 
+def restore_target(file: str, named_by: str) -> str:
+    """The name restore may write: a plain topic file directly inside the memory directory,
+    or an inline fact's line of MEMORY.md. Tombstone headers and register rows are files
+    people (or anything else) can edit, so a path, an absolute name or one of the tool's own
+    files named there is refused before anything is written."""
+    topic = is_member_name(file) and file != INDEX_FILE and file not in OWN_FILES \
+        and not is_temp_name(file)
+    if not (topic or is_index_line(file)):
+        raise RefusedError(f"{named_by} names {mask_text(repr(file))} as the file to restore; "
+                           "only a plain name directly inside the memory directory is "
+                           "restored — nothing was written")
+    return file
+
+
 def _from_snapshot(root: Path, row: RegisterRow) -> Source:
     """The tombstone is gone or damaged: take the body from the audit's snapshot."""
     file = row.file
@@ -145,7 +167,8 @@ def _from_snapshot(root: Path, row: RegisterRow) -> Source:
     if file is None or manifest is None:
         raise RefusedError(f"tombstone {row.tombstone} is missing and the register row does "
                            "not name a file and snapshot to fall back on")
-    snap = Path(manifest).parent
+    restore_target(file, f"register row {row.register_id}")
+    snap = trusted_snapshot(root, manifest)
     line = snapshot_line(snap, file) if is_index_line(file) else None
     data = line[0] if line else read_snapshot_file(snap, file)
     if data is None:

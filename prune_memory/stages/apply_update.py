@@ -15,6 +15,7 @@ from prune_memory.model import INDEX_FILE, TOMBSTONE_DIR
 from prune_memory.secrets.mask import mask_text
 from prune_memory.stages.apply_build import NOT_APPLICABLE, Current, entry_type, summary
 from prune_memory.stages.carryover import carry, corrections
+from prune_memory.stages.corrected import without_marks
 from prune_memory.store import indexedit, vault
 from prune_memory.store.indexlinks import linking_lines
 from prune_memory.store.journal import pack
@@ -67,7 +68,8 @@ def update_step(root: Path, current: Current, new: NewText, *, reason: str, rule
 def rewritten(current: Current, new: NewText, index: bytes,
               now: datetime) -> tuple[bytes, list[tuple[str, str]]]:
     """The file's new bytes, and (old, new) for each of its index lines that changes."""
-    pairs = [*new.pairs, *corrections(current.body, new.body)]
+    # The marks a correction leaves stay in the body; they are not words to carry over.
+    pairs = [*new.pairs, *corrections(without_marks(current.body), without_marks(new.body))]
     described = new.description if new.description is not None \
         else carry(current.description, pairs)
     data = with_new_body(current.raw, new.body, iso_utc(now),

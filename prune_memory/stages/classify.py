@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from prune_memory.model import Entry, MemoryClass
+from prune_memory.stages.sessions import standing_rule
 
 _EPHEMERAL = re.compile(
     r"\b(?:currently (?:working on|debugging|investigating|fixing)|this session|next session|"
@@ -27,6 +28,8 @@ _BY_TYPE = {
     "feedback": MemoryClass.FEEDBACK,
     "reference": MemoryClass.REFERENCE,
     "superseded": MemoryClass.DECISION,
+    "decision": MemoryClass.DECISION,
+    "pattern": MemoryClass.PATTERN,
 }
 
 
@@ -40,9 +43,11 @@ class Classification:
 
 
 def classify(entry: Entry) -> Classification:
-    """The class of one memory and the signal that chose it; session state wins over type."""
+    """The class of one memory and the signal that chose it. Session-state wording makes a
+    memory Ephemeral only when it states no lasting rule ("next session, start fresh" is a
+    rule, not chatter)."""
     text = entry.text
-    if hit := _EPHEMERAL.search(text):
+    if (hit := _EPHEMERAL.search(text)) and standing_rule(entry) is None:
         return Classification(MemoryClass.EPHEMERAL, f"session-state phrase {hit.group(0)!r}")
     if entry.memory_type in _BY_TYPE:
         return Classification(_BY_TYPE[entry.memory_type], f"type: {entry.memory_type}")

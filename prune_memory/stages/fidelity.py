@@ -2,6 +2,7 @@
 
 Pairs are found with the exact similarity join, so the answer equals a comparison of every
 pair. Only exact duplicates name a loser; everything else goes to a human as `review`.
+Near-duplicates come one finding per entry, grouped (`neargroups`), however many pairs.
 """
 
 from __future__ import annotations
@@ -14,9 +15,24 @@ from prune_memory.gcpause import collector_paused
 from prune_memory.model import JSON, Entry, EntryKind, Finding, FindingCode, MemoryDir
 from prune_memory.secrets.mask import mask_text
 from prune_memory.stages.claudemd import ClaudeMdUnit, claude_md_units
-from prune_memory.stages.contradiction import LIMITS, NEGATIONS, Contradiction, contradictions
-from prune_memory.stages.similarity import Corpus, has_words, similar_pairs_across, tokens
+from prune_memory.stages.containment import article_free, contained_pairs
+from prune_memory.stages.contradiction import (
+    LIMITS,
+    NEGATIONS,
+    Contradiction,
+    contradictions,
+    negated,
+)
+from prune_memory.stages.neargroups import NearGroups
+from prune_memory.stages.similarity import (
+    Corpus,
+    has_words,
+    jaccard,
+    similar_pairs_across,
+    tokens,
+)
 from prune_memory.stages.survivor import choose_survivor, survivor_reason
+from prune_memory.store.index_facts import table_of
 
 NEAR_THRESHOLD = 0.8
 LABEL_FIELDS = ("name", "key")  # frontmatter fields that say two entries claim the same fact
@@ -63,8 +79,10 @@ def check_fidelity(
     with collector_paused():
         data = _prepare(memdir.entries)
         found: Findings = defaultdict(list)
+        tables = table_of(memdir.index) if memdir.index else {}
         _exact_duplicates(data, protected, found)
-        _near_duplicates(data, protected, near_threshold, found)
+        _contained(data, protected, near_threshold, found)
+        _near_duplicates(data, protected, near_threshold, found, tables)
         _contradictions(data, negations, found)
         _claude_md_duplicates(data, claude_md_units(claude_md), near_threshold, found)
     return {file: tuple(items) for file, items in sorted(found.items())}
@@ -102,27 +120,78 @@ def _exact_duplicates(data: _Texts, protected: frozenset[str], found: Findings) 
             ))
 
 
+def _contained(data: _Texts, protected: frozenset[str], threshold: float,
+               found: Findings) -> None:
+    """A memory every word of which a longer one also says (or equal but for articles and
+    punctuation): the shorter is the copy to withdraw, for a person to confirm."""
+    for pair in contained_pairs(data.texts, [e.kind.value for e in data.entries]):
+        inner, outer = data.entries[pair.inner], data.entries[pair.outer]
+        if data.corpus.normalised[pair.inner] == data.corpus.normalised[pair.outer]:
+            continue  # an exact copy, reported as such
+        close = jaccard(data.corpus.sets[pair.inner], data.corpus.sets[pair.outer])
+        if not pair.same and close >= threshold:
+            continue  # a near-duplicate: shown side by side to merge, with the others
+        if inner.file in protected:
+            continue
+        how = ("says the same but for articles and punctuation as" if pair.same
+               else "says nothing that is not also in the longer")
+        found[inner.file].append(Finding(
+            code=FindingCode.DUPLICATE,
+            message=f"{how} {outer.file}, which is kept",
+            evidence={"kind": "exact-duplicate" if pair.same else "contained-duplicate",
+                      **_pair_texts(data, pair.inner, pair.outer), "survivor": outer.file,
+                      **_dates(inner, outer)},
+            related=(outer.file,)))
+
+
 def _kept_because(keep: Entry, members: list[Entry], protected: frozenset[str]) -> str:
     runner_up = choose_survivor([m for m in members if m is not keep], protected)
     return survivor_reason(keep, runner_up, protected)
 
 
 def _near_duplicates(data: _Texts, protected: frozenset[str], threshold: float,
-                     found: Findings) -> None:
-    for i, j, sim in data.corpus.pairs(threshold):  # exact duplicates are not among them
-        first, second = data.entries[i], data.entries[j]
-        better = choose_survivor([first, second], protected)
-        for this, that in ((i, j), (j, i)):
-            other = data.entries[that]
-            found[data.entries[this].file].append(Finding(
-                code=FindingCode.NEAR_DUPLICATE,
-                message=f"nearly the same words as {other.file} (Jaccard {sim:.2f}); "
-                        "read both, merge into one or keep both if the difference matters",
-                evidence={**_pair_texts(data, this, that), "jaccard": round(sim, 3),
-                          "suggested_keep": better.file,
-                          **_dates(data.entries[this], other)},
-                related=(other.file,),
-            ))
+                     found: Findings, tables: dict[str, int]) -> None:
+    """One finding per entry that has near-duplicates (exact ones are not among them): its
+    closest partner side by side, and, in a larger group, the next few and the group size."""
+    pairs = ((i, j, sim) for i, j, sim in data.corpus.iter_pairs(threshold)
+             if not _alike_by_design(data, i, j, tables))
+    groups = NearGroups(pairs, len(data.entries))
+    keeps: dict[int, Entry] = {}
+    for this in groups.entries():
+        members = groups.group(this)
+        root = groups.root(this)
+        if root not in keeps:
+            keeps[root] = choose_survivor([data.entries[k] for k in members], protected)
+        found[data.entries[this].file].append(
+            _near_finding(data, this, groups.closest(this), len(members), keeps[root]))
+
+
+def _near_finding(data: _Texts, this: int, closest: list[tuple[int, float]], size: int,
+                  keep: Entry) -> Finding:
+    that, sim = closest[0]
+    other = data.entries[that]
+    evidence: JSON = {**_pair_texts(data, this, that), "jaccard": round(sim, 3),
+                      "suggested_keep": keep.file, **_dates(data.entries[this], other)}
+    message = (f"nearly the same words as {other.file} (Jaccard {sim:.2f}); read both, "
+               "merge into one or keep both if the difference matters")
+    if size > 2:
+        evidence["group_size"] = size
+        evidence["closest"] = [{"file": data.entries[k].file, "jaccard": round(j, 3)}
+                               for k, j in closest]
+        message = (f"nearly the same words as {other.file} (Jaccard {sim:.2f}), one of a "
+                   f"group of {size} near-duplicates; read them side by side, merge them or "
+                   "keep those whose differences matter")
+    return Finding(code=FindingCode.NEAR_DUPLICATE, message=message, evidence=evidence,
+                   related=tuple(data.entries[k].file for k, _ in closest))
+
+
+def _alike_by_design(data: _Texts, i: int, j: int, tables: dict[str, int]) -> bool:
+    """Rows of one table share their shape on purpose; a copy but for articles is reported
+    with the duplicates. Neither is a near-duplicate to merge."""
+    first, second = data.entries[i].file, data.entries[j].file
+    if first in tables and tables[first] == tables.get(second):
+        return True
+    return article_free(data.texts[i]) == article_free(data.texts[j])
 
 
 def _contradictions(data: _Texts, negations: frozenset[str], found: Findings) -> None:
@@ -159,6 +228,8 @@ def _claude_md_duplicates(data: _Texts, units: list[ClaudeMdUnit], threshold: fl
     best: dict[int, tuple[bool, float, int]] = {}
     for i, u, sim in similar_pairs_across(data.corpus.sets, unit_sets, threshold):
         exact = data.corpus.normalised[i] == " ".join(unit_words[u])
+        if not exact and negated(data.corpus.sets[i]) != negated(unit_sets[u]):
+            continue  # "X runs" against "X never runs": a contradiction, not a repeat
         if i not in best or (exact, sim) > best[i][:2]:
             best[i] = (exact, sim, u)  # an exact repeat beats a near one; then the closest
     for i, (exact, sim, u) in sorted(best.items()):

@@ -17,6 +17,7 @@ from prune_memory.errors import BadInputError, PruneMemoryError, RefusedError
 from prune_memory.linegate import lines_at, needle_lines
 from prune_memory.regexgate import LazyPattern, may_match
 from prune_memory.secrets.mask import mask_text
+from prune_memory.timedregex import TimedPattern
 from prune_memory.vocab import JSON, POLICY_FILE, FindingCode
 
 BLOCK_TAG = "prune-memory-policy"
@@ -93,8 +94,9 @@ def _first(pattern: LazyPattern, text: str, within_lines: bool) -> re.Match[str]
 _LINE_STARTS = re.compile(r"^", re.MULTILINE)
 
 
-def parse_policy(text: str, *, origin: str) -> Policy | None:
-    """The rules in the one `prune-memory-policy` block of `text`; None when there is none."""
+def parse_policy(text: str, *, origin: str, timed: bool = True) -> Policy | None:
+    """The rules in the one `prune-memory-policy` block of `text`; None when there is none.
+    A user's rules (`timed`) run with a time limit (`timedregex`); the bundled ones are ours."""
     blocks = list(_BLOCK.finditer(text))
     if not blocks:
         return None
@@ -107,7 +109,8 @@ def parse_policy(text: str, *, origin: str) -> Policy | None:
     raw_rules = data.get("never_persist", [])
     if not isinstance(raw_rules, list):
         raise BadInputError(f"{origin}: `never_persist` must be a list of [[never_persist]] tables")
-    rules = tuple(_rule(raw, origin, position) for position, raw in enumerate(raw_rules, 1))
+    rules = tuple(_rule(raw, origin, position, timed)
+                  for position, raw in enumerate(raw_rules, 1))
     seen: set[str] = set()
     for rule in rules:
         if rule.id in seen:
@@ -118,7 +121,7 @@ def parse_policy(text: str, *, origin: str) -> Policy | None:
 
 def default_policy() -> Policy:
     """The rules of the bundled template, used when the memory directory has no policy."""
-    policy = parse_policy(template_text(), origin="built-in defaults")
+    policy = parse_policy(template_text(), origin="built-in defaults", timed=False)
     if policy is None:
         raise PruneMemoryError(f"the bundled {POLICY_FILE} template has no {BLOCK_TAG} block")
     return policy
@@ -145,7 +148,7 @@ def _toml(body: str, origin: str) -> dict[str, Any]:
     return data
 
 
-def _rule(raw: Any, origin: str, position: int) -> PolicyRule:
+def _rule(raw: Any, origin: str, position: int, timed: bool) -> PolicyRule:
     where = f"{origin}: never_persist rule {position}"
     if not isinstance(raw, dict):
         raise BadInputError(f"{where}: must be a table")
@@ -163,7 +166,9 @@ def _rule(raw: Any, origin: str, position: int) -> PolicyRule:
     if code not in RULE_CODES:
         allowed = ", ".join(sorted(c.value for c in RULE_CODES))
         raise BadInputError(f"{where} ({raw['id']}): code {raw['code']!r} is not one of {allowed}")
-    pattern = LazyPattern(raw["pattern"], re.IGNORECASE | re.MULTILINE)
+    flags = re.IGNORECASE | re.MULTILINE
+    pattern = TimedPattern(raw["pattern"], flags, label=f"{origin} rule {raw['id']!r}") \
+        if timed else LazyPattern(raw["pattern"], flags)
     if not warmcache.get("valid-regex", raw["pattern"]):  # checked once, then remembered
         try:
             pattern.compiled  # noqa: B018  compiling is the check

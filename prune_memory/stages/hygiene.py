@@ -16,7 +16,14 @@ from prune_memory.secrets.base import SecretHit
 from prune_memory.secrets.mask import describe, mask_text
 from prune_memory.secrets.scan import find_secrets, without_allowed
 from prune_memory.stages.filters import FilterHit, Policy, match_filters
-from prune_memory.stages.noise import NOISE_AT, NoiseScore, is_ephemeral_kind, score_noise
+from prune_memory.stages.noise import (
+    LOW_IMPORTANCE_BELOW,
+    NOISE_AT,
+    NoiseScore,
+    importance_of,
+    is_ephemeral_kind,
+    score_noise,
+)
 from prune_memory.stages.poison import find_injection, untrusted_origin
 
 __all__ = ["check_hygiene", "entry_findings", "find_injection", "find_secrets",
@@ -49,6 +56,7 @@ def entry_findings(entry: Entry, *, policy: Policy,
                         secrets=())  # a secret is flagged on its own, never withdrawn as noise
     if noise.score >= NOISE_AT:
         findings.append(_noise_finding(noise, content))
+    findings.extend(_low_importance(entry))
     text = entry.text  # built once: the checks below share its lower-cased copy
     findings.extend(_filter_finding(hit) for hit in match_filters(text, policy))
     findings.extend(poison_findings(text, entry.frontmatter, entry.memory_type))
@@ -128,6 +136,16 @@ def _frontmatter_text(meta: dict[str, Any]) -> str:
         elif value is not None:
             lines.append(f"{key}: {value}")
     return "\n".join(lines)
+
+
+def _low_importance(entry: Entry) -> Iterable[Finding]:
+    """An `importance:` below 0.2 is the writer's own rating: a utility signal, which backs a
+    withdrawal only together with fidelity evidence, never alone."""
+    importance = importance_of(entry.frontmatter)
+    if importance is not None and importance < LOW_IMPORTANCE_BELOW:
+        yield Finding(FindingCode.LOW_UTILITY,
+                      f"rated importance {importance:g} (below {LOW_IMPORTANCE_BELOW:g}) by "
+                      "whoever wrote it", {"kind": "low-importance", "importance": importance})
 
 
 def _noise_finding(noise: NoiseScore, text: str) -> Finding:

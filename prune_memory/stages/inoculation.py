@@ -27,10 +27,16 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
 def find_abandoned_strategy(entry: Entry) -> Finding | None:
-    """A `superseded-candidate` finding when a failed approach's trigger is still around."""
+    """A `superseded-candidate` finding when the memory's own subject is an approach that was
+    given up and its trigger is still around.
+
+    The abandonment must be said where the memory says what it is about — its name,
+    description, first heading or first sentence. "Reverted" or "didn't work" deeper in a
+    memory about current code tells a detail of its history, not that it is abandoned.
+    """
     if entry.memory_type == "superseded":
         return None
-    gave_up = _ABANDONED.search(entry.text)
+    gave_up = _ABANDONED.search(_head(entry))
     persists = _PERSISTS.search(entry.body) or _DONT.search(entry.body)
     if gave_up is None or persists is None:
         return None
@@ -40,6 +46,14 @@ def find_abandoned_strategy(entry: Entry) -> Finding | None:
         f"({persists.group(0)!r}): withdrawing alone would let it be re-derived",
         evidence={"abandoned": gave_up.group(0), "trigger": persists.group(0)},
     )
+
+
+def _head(entry: Entry) -> str:
+    """Where a memory says what it is about: name, description, first heading, first sentence."""
+    heading = next((ln.lstrip("#").strip() for ln in entry.body.splitlines()
+                    if ln.startswith("#")), "")
+    first = sentences_of(entry.body)[:1]
+    return " ".join((entry.name, entry.description, heading, *first))
 
 
 def sentences_of(text: str) -> list[str]:

@@ -7,29 +7,27 @@ the command exit 1) and, for `--suggest`, what to do about each noisy or failing
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 
 from prune_memory.jsonstore.records import StoreRecord
 from prune_memory.model import JSON, MemoryDir
-from prune_memory.secrets.base import SecretHit
 from prune_memory.secrets.mask import describe
-from prune_memory.secrets.scan import find_secrets, without_allowed
+from prune_memory.secrets.pii import find_pii
 from prune_memory.stages.hygiene import (
     PROVENANCE_KEYS,
-    allowed_labels,
     entry_secrets,
     poison_findings,
     provenance,
 )
-from prune_memory.stages.lint_suggest import Suggestion, suggest
+from prune_memory.stages.lint_items import LintItem, store_item
+from prune_memory.stages.lint_suggest import Listing, Suggestion, ranked, suggest
 from prune_memory.stages.similarity import exact_groups, normalise
 from prune_memory.store.vault import secret_tombstones
 
 DEFAULT_MAX_AGE_DAYS = 180
-_STORE_NOT_SCANNED = frozenset({"id", "allow_secret", "created_at", "updated_at",
-                                "last_recalled_at", "recall_count", "pinned"})
+DEFAULT_MAX_ENTRIES = 500
 
 
 class LintCheck(StrEnum):
@@ -39,27 +37,23 @@ class LintCheck(StrEnum):
     POISON = "poison"
     DUPLICATE = "duplicate"
     OVER_CAP = "over-cap"
+    PII = "pii"
+    MALFORMED = "malformed"
 
 
 @dataclass(frozen=True)
 class LintOptions:
-    require_source: bool = False
+    """`require_source` None means the default of the target: on for a store, whose
+    records carry provenance fields, off for a memory directory (Claude Code writes none)."""
+
+    require_source: bool | None = None
     max_age_days: int = DEFAULT_MAX_AGE_DAYS
-    max_entries: int | None = None
+    max_entries: int | None = DEFAULT_MAX_ENTRIES
 
-
-@dataclass(frozen=True)
-class LintItem:
-    """One entry or record, reduced to what the checks read."""
-
-    id: str
-    text: str  # what the memory says (description and body, or the record's text)
-    body: str  # what duplicates are compared on (frontmatter-free)
-    meta: JSON
-    memory_type: str | None
-    written: datetime | None
-    written_from: str
-    secrets: tuple[tuple[str, SecretHit], ...] = ()
+    def for_kind(self, kind: str) -> LintOptions:
+        if self.require_source is not None:
+            return self
+        return replace(self, require_source=kind == "store")
 
 
 @dataclass(frozen=True)
@@ -88,7 +82,11 @@ class LintReport:
     def clean(self) -> bool:
         return not self.violations
 
-    def to_json(self, *, with_suggestions: bool = False) -> JSON:
+    def listed(self, listing: Listing) -> tuple[Suggestion, ...]:
+        return ranked(self.suggestions, listing)
+
+    def to_json(self, *, with_suggestions: bool = False,
+                listing: Listing | None = None) -> JSON:
         counts = {check.value: sum(v.check is check for v in self.violations)
                   for check in LintCheck}
         out: JSON = {
@@ -100,15 +98,19 @@ class LintReport:
             "counts": counts, "violations": [v.to_json() for v in self.violations],
         }
         if with_suggestions:
-            out["suggestions"] = [s.to_json() for s in self.suggestions]
+            shown = self.listed(listing or Listing())
+            out["suggestions"] = [s.to_json() for s in shown]
+            out["suggestions_total"] = len(self.suggestions)
         return out
 
 
 def lint_memory_dir(memdir: MemoryDir, *, now: datetime, options: LintOptions) -> LintReport:
     """Lint every entry of a loaded memory directory, and its index against the load cap."""
+    options = options.for_kind("memory-dir")
     items = [LintItem(id=e.file, text=e.text, body=e.body, meta=e.frontmatter,
                       memory_type=e.memory_type, written=e.written_at[0],
-                      written_from=e.written_at[1], secrets=entry_secrets(e))
+                      written_from=e.written_at[1], secrets=entry_secrets(e),
+                      pii=find_pii(e.text))
              for e in memdir.entries]
     violations = _item_violations(items, now, options)
     violations.extend(_tombstone_secrets(memdir))
@@ -124,33 +126,20 @@ def lint_memory_dir(memdir: MemoryDir, *, now: datetime, options: LintOptions) -
 
 
 def lint_store(records: Sequence[StoreRecord], *, target: str, now: datetime,
-               options: LintOptions) -> LintReport:
-    """Lint the records of a JSON-list or JSONL store."""
-    items = [_store_item(record) for record in records]
-    return _report(target, "store", now, options, items, _item_violations(items, now, options))
+               options: LintOptions, problems: Sequence[tuple[str, str]] = ()) -> LintReport:
+    """Lint the records of a JSON or JSONL store; `problems` are the records (or fields) the
+    reader could not use, one violation each, reported first."""
+    options = options.for_kind("store")
+    items = [store_item(record) for record in records]
+    violations = [Violation(LintCheck.MALFORMED, where, message) for where, message in problems]
+    violations += _item_violations(items, now, options)
+    return _report(target, "store", now, options, items, violations)
 
 
 def _report(target: str, kind: str, now: datetime, options: LintOptions,
             items: Sequence[LintItem], violations: list[Violation]) -> LintReport:
     return LintReport(target=target, kind=kind, now=now, entries=len(items), options=options,
                       violations=tuple(violations), suggestions=suggest(items, violations))
-
-
-def _store_item(record: StoreRecord) -> LintItem:
-    meta = record.raw
-    written, written_from = next(((getattr(record, name), name)
-                                  for name in ("updated_at", "created_at")
-                                  if getattr(record, name) is not None), (None, ""))
-    found = [("text", hit) for hit in find_secrets(record.text)]
-    found += [(key, hit) for key, value in meta.items()
-              if key not in _STORE_NOT_SCANNED and key != "text" and isinstance(value, str)
-              for hit in find_secrets(value)]
-    kept = set(without_allowed((hit for _, hit in found), allowed_labels(meta)))
-    kind = meta.get("type")
-    return LintItem(id=record.id, text=record.text, body=record.text, meta=meta,
-                    memory_type=str(kind).lower() if kind is not None else None,
-                    written=written, written_from=written_from,
-                    secrets=tuple((part, hit) for part, hit in found if hit in kept))
 
 
 def _item_violations(items: Sequence[LintItem], now: datetime,
@@ -160,6 +149,7 @@ def _item_violations(items: Sequence[LintItem], now: datetime,
         violations.extend(_provenance(item, options))
         violations.extend(_freshness(item, now, options))
         violations.extend(_secrets(item))
+        violations.extend(_pii(item))
         violations.extend(Violation(LintCheck.POISON, item.id, f.message, f.evidence)
                           for f in poison_findings(item.text, item.meta, item.memory_type))
     violations.extend(_duplicates(items))
@@ -180,7 +170,8 @@ def _provenance(item: LintItem, options: LintOptions) -> Iterable[Violation]:
 
 def _freshness(item: LintItem, now: datetime, options: LintOptions) -> Iterable[Violation]:
     if item.written is None:
-        yield Violation(LintCheck.STALE, item.id, "no timestamp: its age cannot be checked",
+        yield Violation(LintCheck.STALE, item.id,
+                        "no valid `updated`/`created` date: its age cannot be checked",
                         {"max_age_days": options.max_age_days})
         return
     age = (now - item.written).days
@@ -212,6 +203,15 @@ def _tombstone_secrets(memdir: MemoryDir) -> Iterable[Violation]:
                             f"{describe(hit)} on line {hit.line}: rotate it, then restore and "
                             "withdraw it again to move the original into the private vault",
                             {**hit.to_json(), "part": "tombstone"})
+
+
+def _pii(item: LintItem) -> Iterable[Violation]:
+    for hit in item.pii:
+        what = "an e-mail address" if hit.label == "email-address" else "a phone number"
+        yield Violation(LintCheck.PII, item.id,
+                        f"personal data: {what} {describe(hit)} on line {hit.line}; keep "
+                        "who someone is out of memory, or point to where it is kept",
+                        hit.to_json())
 
 
 def _duplicates(items: Sequence[LintItem]) -> Iterable[Violation]:

@@ -8,16 +8,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from prune_memory.model import JSON
-from prune_memory.stages.noise import NOISE_AT, STRONG_NOISE_AT, score_noise
+from prune_memory.stages.noise import NOISE_AT, STRONG_NOISE_AT, importance_of, score_noise
 
 if TYPE_CHECKING:
-    from prune_memory.stages.lint import LintItem, Violation
+    from prune_memory.stages.lint import Violation
+    from prune_memory.stages.lint_items import LintItem
 
 # `archive` is a withdrawal too (the body moves to deaccessioned/, restorable); the word
 # marks the weaker case, where the entry is probably noise rather than certainly.
 FLAG, WITHDRAW, ARCHIVE, REVIEW = "flag", "withdraw", "archive", "review"
-_FOR_CHECK = {"secret": FLAG, "duplicate": WITHDRAW, "poison": REVIEW, "stale": REVIEW,
-              "no-provenance": REVIEW}
+_FOR_CHECK = {"secret": FLAG, "pii": FLAG, "duplicate": WITHDRAW, "poison": REVIEW,
+              "stale": REVIEW, "no-provenance": REVIEW, "malformed": REVIEW}
+_ALWAYS_FLAGGED = ("secret", "pii")
 
 
 @dataclass(frozen=True)
@@ -42,7 +44,8 @@ def suggest(items: Sequence[LintItem],
     for item in items:
         source = item.meta.get("source")
         noise = score_noise(item.body or item.text, secrets=(),
-                            source=source if isinstance(source, str) else None)
+                            source=source if isinstance(source, str) else None,
+                            importance=importance_of(item.meta))
         found = checks.get(item.id, [])
         action = _action(found, noise.score)
         if action is not None:
@@ -53,9 +56,31 @@ def suggest(items: Sequence[LintItem],
     return tuple(out)
 
 
+@dataclass(frozen=True)
+class Listing:
+    """Which suggestions to show: at least `min_score` noise, a window of `limit` from `offset`."""
+
+    min_score: float = 0.0
+    limit: int | None = None
+    offset: int = 0
+
+
+def ranked(suggestions: Sequence[Suggestion], listing: Listing) -> tuple[Suggestion, ...]:
+    """Flags first and whatever their score (a secret is never hidden by `min_score`), then the
+    rest by noise score, highest first; equal scores keep store order. Then the window."""
+    flags = [s for s in suggestions if s.action == FLAG]
+    rest = sorted((s for s in suggestions
+                   if s.action != FLAG and s.noise_score >= listing.min_score),
+                  key=lambda s: -s.noise_score)
+    ordered = flags + rest
+    end = None if listing.limit is None else listing.offset + listing.limit
+    return tuple(ordered[listing.offset:end])
+
+
 def _action(checks: list[str], noise: float) -> str | None:
-    """Secrets outrank everything; then strong noise, duplicates, weaker noise, review."""
-    if "secret" in checks:
+    """Secrets and personal data outrank everything; then strong noise, duplicates, weaker
+    noise, review."""
+    if any(check in checks for check in _ALWAYS_FLAGGED):
         return FLAG
     if noise >= STRONG_NOISE_AT or "duplicate" in checks:
         return WITHDRAW

@@ -16,7 +16,9 @@ from prune_memory.regexgate import may_match
 from prune_memory.secrets.base import SecretHit
 
 EMPTY, SECRET, TERMINAL, STACK_TRACE, STATUS = 1.0, 0.9, 0.85, 0.85, 0.8
+LINE_PATTERN = 0.8  # to-do markers, log lines, heartbeats: one known shape of junk
 TRIVIAL, NOISY_SOURCE, DUMP, VALUE_CAP = 0.7, 0.7, 0.65, 0.3
+LOW_IMPORTANCE, LOW_IMPORTANCE_BELOW = 0.5, 0.2
 NOISE_AT, STRONG_NOISE_AT = 0.5, 0.8
 
 NOISY_SOURCES = frozenset({"heartbeat", "cron", "debug", "terminal", "log", "stdout"})
@@ -24,7 +26,7 @@ _TRIVIAL = frozenset({
     "ok", "okay", "k", "done", "ping", "pong", "heartbeat", "thanks", "thank you", "thx",
     "ty", "got it", "noted", "ack", "sure", "yes", "no", "yep", "nope", "cool", "great",
     "nice", "lgtm", "fine", "will do", "on it", "sounds good", "+1", "test", "testing",
-    "hello", "hi", "👍", "✅",
+    "hello", "hi", "👍", "✅", "alive", "still alive", "tick", "tock", "keepalive",
 })
 _VALUE_WORDS = re.compile(
     r"\b(?:prefers?|preferred|preference|always|never|decisions?|decided|conventions?"
@@ -59,7 +61,22 @@ _STATUS = re.compile(
     r"|(?:wip|in progress)\b"
     r"|(?:committed|pushed|deployed|merged|released|tagged) (?:to |as |v?\d|[0-9a-f]{7}))",
     re.IGNORECASE)
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+_TODO = re.compile(r"^\W*(?:TODO|FIXME|HACK|XXX)\b|^\W*todo:", re.MULTILINE)
+_LEVEL = r"(?:DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|CRITICAL|FATAL|TRACE)"
+_STAMP = r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?"
+_LOG_LINE = re.compile(
+    rf"^\s*(?:{_LEVEL}\s+\[?{_STAMP}"  # INFO 2026-01-02 10:00:01 ...
+    rf"|\[?{_STAMP}\]?\s+\[?{_LEVEL}\]?\b"  # 2026-01-02T10:00:01Z ERROR ...
+    rf"|\[{_LEVEL}\]\s"  # [WARN] ...
+    rf"|{_LEVEL}:[\w.]+:)")  # INFO:app.worker:... (Python's default format)
+_HEARTBEAT = re.compile(
+    r"^\W*(?:heartbeat|keep-?alive|ping|pong|alive|still alive|tick|tock)\W*(?:\d[\d:.TZ-]*)?\W*$"
+    r"|^\W*cron(?:\s+job)?\s+(?:started|completed|finished|skipped|tick|ran)\b", re.IGNORECASE)
+_UNAME = re.compile(
+    r"^\s*(?:(?:Linux|Darwin|FreeBSD|OpenBSD|NetBSD|SunOS|(?:MINGW|MSYS|CYGWIN)\w*_NT\S*)"
+    r"\s+\S+\s+\d+\.\d+\S*\s.*"
+    r"|(?:Linux|Darwin|Macintosh|Windows(?:_NT)?|x86_64|aarch64|arm64|i[3-6]86)\s*)$")
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[。！？]")
 _STRUCTURE = re.compile(r"^\s*(?:[-*+|#>]|\d+[.)])")
 
 
@@ -75,8 +92,10 @@ class NoiseScore:
 
 
 def score_noise(text: str, *, source: str | None = None,
-                secrets: Sequence[SecretHit] | None = None) -> NoiseScore:
-    """Score `text`; `secrets` are the hits already found in it (scanned here when None)."""
+                secrets: Sequence[SecretHit] | None = None,
+                importance: float | None = None) -> NoiseScore:
+    """Score `text`; `secrets` are the hits already found in it (scanned here when None);
+    `importance` is the record's own 0..1 rating, if it has one."""
     if not text.strip():
         return NoiseScore(EMPTY, ("empty-content",))
     if secrets is None:
@@ -84,6 +103,8 @@ def score_noise(text: str, *, source: str | None = None,
 
         secrets = find_secrets(text)
     fired = _fired_rules(text, source, secrets)
+    if importance is not None and importance < LOW_IMPORTANCE_BELOW:
+        fired.append((LOW_IMPORTANCE, "low-importance"))
     score = max((value for value, _ in fired), default=0.0)
     reasons = [reason for _, reason in sorted(fired, key=lambda f: -f[0])]
     words = sorted({w.lower() for w in _VALUE_WORDS.findall(text)}
@@ -106,6 +127,10 @@ def _fired_rules(text: str, source: str | None,
         fired.append((STACK_TRACE, "stack-trace"))
     if _mostly(lines, _STATUS):
         fired.append((STATUS, "transient-status"))
+    if _mostly(lines, _UNAME):
+        fired.append((TERMINAL, "uname-output"))
+    fired.extend((LINE_PATTERN, reason) for reason, pattern in _LINE_PATTERNS
+                 if _mostly(lines, pattern))
     if len(text.strip()) <= 20 and _plain(text) in _TRIVIAL:
         fired.append((TRIVIAL, "trivial-acknowledgement"))
     if source and source.strip().lower() in NOISY_SOURCES:
@@ -113,6 +138,23 @@ def _fired_rules(text: str, source: str | None,
     if _is_dump(text, lines):
         fired.append((DUMP, "unpunctuated-dump"))
     return fired
+
+
+_LINE_PATTERNS = (("todo-lines", _TODO), ("log-lines", _LOG_LINE), ("heartbeat", _HEARTBEAT))
+# Reasons that mean session state rather than junk: reported as `ephemeral`.
+_EPHEMERAL_REASONS = frozenset({"transient-status", "todo-lines"})
+
+
+def importance_of(meta: JSON) -> float | None:
+    """A record's `importance` (0..1) when it has a usable one."""
+    value = meta.get("importance")
+    if isinstance(value, bool) or value is None:
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if 0.0 <= number <= 1.0 else None
 
 
 def _any_line(text: str, pattern: re.Pattern[str]) -> bool:
@@ -138,14 +180,28 @@ def _plain(text: str) -> str:
 
 
 def _is_dump(text: str, lines: list[str]) -> bool:
-    """Thirty-odd lines of raw text with hardly a sentence in them, and not a markdown list."""
+    """Thirty-odd lines of raw text with hardly a sentence in them, not a markdown list and
+    not code kept in fences (a schema or an example is written that way on purpose)."""
     if len(lines) < 30 or len(text) < 1000:
         return False
-    structured = sum(bool(_STRUCTURE.match(line)) for line in lines)
+    fenced = _fenced_lines(lines)
+    structured = sum(bool(_STRUCTURE.match(line)) for line in lines) + fenced
     sentences = len(_SENTENCE_END.findall(text))
     return structured * 2 < len(lines) and sentences * 10 < len(lines)
 
 
+def _fenced_lines(lines: list[str]) -> int:
+    inside, count = False, 0
+    for line in lines:
+        if line.lstrip().startswith(("```", "~~~")):
+            inside = not inside
+            count += 1
+        elif inside:
+            count += 1
+    return count
+
+
 def is_ephemeral_kind(score: NoiseScore) -> bool:
-    """The strongest reason is session state (a status line), not junk: code `ephemeral`."""
-    return bool(score.reasons) and score.reasons[0] == "transient-status"
+    """The strongest reason is session state (a status line, a to-do), not junk: code
+    `ephemeral`."""
+    return bool(score.reasons) and score.reasons[0] in _EPHEMERAL_REASONS

@@ -11,6 +11,7 @@ from prune_memory.errors import RefusedError
 from prune_memory.model import JSON
 from prune_memory.plan import Plan, PlanEntry
 from prune_memory.stages.apply_result import Applied, Skipped
+from prune_memory.stages.flagmarks import record_pass_marks
 from prune_memory.stages.reachability import Reachability, scan
 from prune_memory.stages.resynthesis import Resynthesis, resynthesize
 from prune_memory.stages.review import Verdict
@@ -34,6 +35,7 @@ class PassReport:
     resynthesis: Resynthesis
     undo: str = ""  # what `restore --pass` takes to undo this pass: its date, or its stamp
     undo_problem: str = ""  # why the pass could not be recorded for a whole undo
+    notes: tuple[str, ...] = ()  # the plan's notes (an unreadable repo, rebuild advice)
 
     def count(self, *ops: str) -> int:
         return sum(1 for a in self.applied if a.op in ops and a.status == "done")
@@ -44,7 +46,8 @@ def finish_pass(root: Path, plan: Plan, verdicts: Sequence[Verdict], repairs: Se
     """Apply, audit, rescan and re-synthesise; returns everything the summary shows."""
     outcome = apply_verdicts(root, plan, verdicts, repairs, snapshot=snapshot, now=now)
     record_audit(root, plan, outcome, snapshot=snapshot, now=now)
-    try:
+    record_pass_marks(root, plan.entries, pending(plan, verdicts), now=now)
+    try:  # after every write of the pass, so a whole undo takes all of them back
         undo, problem = record_pass(root, snapshot, now, outcome.applied), ""
     except RefusedError as err:
         undo, problem = "", str(err)
@@ -56,7 +59,7 @@ def finish_pass(root: Path, plan: Plan, verdicts: Sequence[Verdict], repairs: Se
         pending=tuple(pending(plan, verdicts)), before=plan.reachability,
         after=scan(after_dir, register),
         resynthesis=resynthesize(plan, after_dir, outcome.applied), undo=undo,
-        undo_problem=problem)
+        undo_problem=problem, notes=plan.notes)
 
 
 def record_pass(root: Path, snapshot: Snapshot, now: dt.datetime,
@@ -67,10 +70,18 @@ def record_pass(root: Path, snapshot: Snapshot, now: dt.datetime,
                 and a.op != "restore")
     day = now.date().isoformat()
     try:
-        record = passrecord.save(root, snapshot.manifest, snapshot.path.name, day, ids)
+        record = passrecord.save(root, snapshot.manifest, snapshot.path.name, day, ids,
+                                 known=_touched(applied))
     except OSError as err:  # everything is applied and logged; only the whole undo is missing
         raise RefusedError(f"could not record the pass for a whole undo ({err.strerror or err}"
                            f"{f': {err.filename}' if err.filename else ''}); every change is "
                            "applied and logged — restore its register ids one by one") from err
     same_day = [r for r in passrecord.records(root) if r.date == day and r.undone is None]
     return day if len(same_day) == 1 else record.stamp
+
+
+def _touched(applied: Sequence[Applied]) -> set[str]:
+    """Every file name the pass's changes name: how a removed file whose name the snapshot
+    masks is named again in the pass record."""
+    return {name for a in applied
+            for name in (a.file, a.tombstone, a.superseded, *a.linked) if name}

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from prune_memory.model import INDEX_FILE, JSON, Action, Finding, MemoryDir
 from prune_memory.plan import Inoculation, Plan, PlanEntry
 from prune_memory.secrets.mask import mask_text
+from prune_memory.stages.coherence import fragment_merges, index_coherence
 from prune_memory.stages.decay import Decay
 from prune_memory.stages.decide import Decision, Evidence, decide, grade
+from prune_memory.stages.flagmarks import keep_flagged
 from prune_memory.stages.inoculation import draft_inoculation
 from prune_memory.stages.reachability import Reachability
-from prune_memory.stages.repairs import propose_repairs
+from prune_memory.stages.repairs import LEAVING, propose_repairs
+from prune_memory.stages.rules import DRIFT
 from prune_memory.stages.staleness import StalenessReport
+from prune_memory.store.pruninglog import ProtectedItem
 
 if TYPE_CHECKING:
     from prune_memory.pipeline import PassOptions
@@ -40,7 +44,7 @@ def plan_entry(ev: Evidence, decision: Decision, decay: Decay, options: PassOpti
         if decision.action is not Action.KEEP else None
     proposed = decision.proposed_text
     return PlanEntry(
-        file=entry.file, name=entry.name, memory_type=entry.memory_type,
+        file=entry.file, name=mask_text(entry.name), memory_type=entry.memory_type,
         cls=ev.classification.cls, signal=ev.classification.signal, protected=ev.protected,
         fidelity=grade(ev).value, access={**ev.access.to_json(), "decay": decay.to_json(),
                                           "checked": checked},
@@ -49,6 +53,8 @@ def plan_entry(ev: Evidence, decision: Decision, decay: Decay, options: PassOpti
         proposed_text=mask_text(proposed) if proposed is not None else None,
         reason=mask_text(decision.reason),
         related=decision.related, size=entry.size,
+        suggested_action=decision.suggested, evidence_class=decision.evidence_class,
+        strength=int(decision.strength),
         # Drafted for every proposal so a reviewer can choose to inoculate with fields prefilled.
         inoculation=_masked_draft(draft) if draft else None,
     )
@@ -56,17 +62,23 @@ def plan_entry(ev: Evidence, decision: Decision, decay: Decay, options: PassOpti
 
 def assemble_plan(memdir: MemoryDir, options: PassOptions,
                   evidence: Sequence[tuple[Evidence, Decay]], reach: Reachability,
-                  staleness: StalenessReport) -> Plan:
-    """The plan of one pass: every entry decided, the index figures and reachability."""
-    entries = tuple(plan_entry(ev, decide(ev), decay, options,
-                               staleness.checked(ev.entry.file), memdir)
+                  staleness: StalenessReport, trusted: frozenset[str] = frozenset(),
+                  flagged: Mapping[str, ProtectedItem] | None = None) -> Plan:
+    """The plan of one pass: every entry decided, the index figures and reachability.
+
+    `flagged` holds the persistent flags of the pruning log: those entries stay `flag`."""
+    entries = tuple(keep_flagged(plan_entry(ev, decide(ev, trusted), decay, options,
+                                            staleness.checked(ev.entry.file), memdir),
+                                 flagged or {})
                     for ev, decay in evidence)
-    reachability = {**reach.to_json(), "repairs": propose_repairs(memdir, reach, entries)}
+    leaving = frozenset(e.file for e in entries if e.action in LEAVING)
+    reachability = {**reach.to_json(), "repairs": propose_repairs(memdir, reach, entries),
+                    "coherence": index_coherence(memdir) + fragment_merges(memdir, leaving)}
     return Plan(
         memory_dir=str(memdir.root), repo=str(options.repo) if options.repo else None,
         now=options.now, index=_index_json(memdir, reach), entries=entries,
         reachability=reachability, errors=tuple(e.to_json() for e in memdir.errors),
-        notes=_notes(staleness),
+        notes=_notes(staleness) + rebuild_advice(entries),
     )
 
 
@@ -76,6 +88,21 @@ def _index_json(memdir: MemoryDir, reach: Reachability) -> JSON:
                 "char_cap": 25_000, "usage": 0.0, "binding_cap": "lines", "unloaded": []}
     return {"path": memdir.index.file, **memdir.index.cap.to_json(),
             "unloaded": [u["file"] for u in reach.unloaded]}
+
+
+REBUILD_SHARE = 0.2  # past a fifth of the entries drifted, correcting one by one is the wrong tool
+
+
+def rebuild_advice(entries: Sequence[PlanEntry]) -> tuple[str, ...]:
+    """Step 10's advice when drift is widespread: rebuild rather than correct in place."""
+    drifted = [e for e in entries if any(f.code in DRIFT for f in e.findings)]
+    if not entries or len(drifted) / len(entries) <= REBUILD_SHARE:
+        return ()
+    share = f"{100 * len(drifted) / len(entries):.0f}%"
+    return (f"{len(drifted)} of {len(entries)} entries ({share}) drifted from the repo, more "
+            "than a fifth: consider a rebuild instead of correcting each one — snapshot the "
+            "directory, start fresh, and bring back (`reaccession`, `restore`) only what "
+            "passes verification",)
 
 
 def _notes(staleness: StalenessReport) -> tuple[str, ...]:

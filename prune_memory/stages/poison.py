@@ -17,7 +17,9 @@ _UNTRUSTED_WORDS = frozenset({
     "scraped", "scrape", "crawl", "crawled", "third-party", "thirdparty", "upload",
     "user-content", "unverified", "unknown", "issue-comment", "pr-comment", "ticket",
 })
-_LOW_TRUST = frozenset({"untrusted", "low", "none", "unverified", "external", "unknown"})
+# Trust levels that name untrusted content or where it came from (`trust: web`, `inbound`).
+_LOW_TRUST = frozenset({"untrusted", "low", "none", "unverified", "external", "unknown", "web",
+                        "inbound", "internet", "third-party", "user-content"})
 _HIGH_TRUST = frozenset({"trusted", "high", "verified", "reviewed", "internal"})
 # Entries typed as notes are allowed to hold untrusted claims: they are not stored as facts.
 NOTE_TYPES = frozenset({"note", "untrusted", "untrusted-note", "untrusted_note", "quarantine",

@@ -17,6 +17,7 @@ _BARE_FILE = re.compile(r"(?<![\w(/\[])([\w.-]+\.md)\b")
 @dataclass(frozen=True)
 class Reachability:
     dangling: tuple[JSON, ...] = ()
+    outside: tuple[JSON, ...] = ()  # index links that leave the directory: never followed
     orphaned: tuple[JSON, ...] = ()
     degraded: tuple[JSON, ...] = ()
     wiki_missing: tuple[JSON, ...] = ()
@@ -28,13 +29,14 @@ class Reachability:
 
     @property
     def clean(self) -> bool:
-        return not (self.dangling or self.orphaned or self.degraded or self.wiki_missing
-                    or self.unloaded or self.unregistered_tombstones or self.missing_tombstones
-                    or self.secret_tombstones)
+        return not (self.dangling or self.outside or self.orphaned or self.degraded
+                    or self.wiki_missing or self.unloaded or self.unregistered_tombstones
+                    or self.missing_tombstones or self.secret_tombstones)
 
     def to_json(self) -> JSON:
         return {
-            "dangling": list(self.dangling), "orphaned": list(self.orphaned),
+            "dangling": list(self.dangling), "outside": list(self.outside),
+            "orphaned": list(self.orphaned),
             "degraded": list(self.degraded), "wiki_missing": list(self.wiki_missing),
             "unloaded": list(self.unloaded),
             "unregistered_tombstones": list(self.unregistered_tombstones),
@@ -54,6 +56,7 @@ def scan(memdir: MemoryDir, register: Sequence[tuple[str, str]] = ()) -> Reachab
     orphans = [e for e in memdir.topics if not e.indexed]
     return Reachability(
         dangling=tuple(dangling),
+        outside=tuple(_outside(memdir.index)) if memdir.index else (),
         orphaned=tuple({"file": e.file, "bytes": e.size} for e in orphans),
         degraded=tuple(degraded + _bare_mentions(memdir)),
         wiki_missing=tuple(_wiki_missing(memdir)),
@@ -89,6 +92,13 @@ def _index_links(index: Index, on_disk: set[str]) -> tuple[list[JSON], list[JSON
             else:
                 dangling.append(found)
     return dangling, degraded
+
+
+def _outside(index: Index) -> list[JSON]:
+    """Index links that point out of the memory directory. They are reported on their line
+    and never opened: what lies outside is not the tool's to read or to repair."""
+    return [{"line": line.number, "target": link.target, "text": line.text}
+            for line in index.lines for link in line.links if link.escapes]
 
 
 def _bare_mentions(memdir: MemoryDir) -> list[JSON]:

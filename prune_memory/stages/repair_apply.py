@@ -9,6 +9,7 @@ from pathlib import Path
 
 from prune_memory.errors import PruneMemoryError
 from prune_memory.model import INDEX_FILE, JSON
+from prune_memory.secrets.mask import mask_text
 from prune_memory.stages.apply_result import Applied, ApplyResult, Skipped, applied_from
 from prune_memory.stages.apply_session import writing
 from prune_memory.stages.snapshot import Snapshot, require_snapshot
@@ -50,9 +51,9 @@ def _apply_one(root: Path, repair: JSON, snapshot: Snapshot, now: datetime) -> A
         else:
             raise ValueError(f"unknown repair {kind!r}")
         row = [now.date().isoformat(), kind, f"`{INDEX_FILE}`", "N/A",
-               f"{repair.get('rule', RULE)}: {repair['why']}" + (
+               mask_text(f"{repair.get('rule', RULE)}: {repair['why']}" + (
                    f" (was: {repair['text']})" if kind in ("drop-dangling", "rename-line")
-                   else "")]
+                   else ""))]
         step = {"op": "update", "file": INDEX_FILE, "before_sha256": sha256(raw),
                 "data": pack(new), "after_sha256": sha256(new), "row": row}
         done = applied_from(execute(root, step))

@@ -9,8 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from prune_memory.errors import RefusedError
 from prune_memory.model import JSON, Action, Entry, MemoryDir
+from prune_memory.secrets.mask import mask_text
+from prune_memory.stages.pointers import is_placeholder, pointer_target
 from prune_memory.stages.reachability import Reachability
+from prune_memory.store import indexedit
 
 if TYPE_CHECKING:
     from prune_memory.plan import PlanEntry
@@ -19,11 +23,24 @@ LEAVING = (Action.WITHDRAW, Action.WITHDRAW_INOCULATE)
 ORPHAN_SECTION = "Re-indexed by prune-memory"
 
 
-def index_line_for(entry: Entry) -> str:
-    """The index line Claude Code would have written: `- [Title](file.md) — hook`."""
+def index_line_for(entry: Entry) -> str | None:
+    """The index line Claude Code would have written: `- [Title](file.md) — hook`, with any
+    secret in the title or hook masked (the index is loaded into every session). None when
+    the file's own name holds one: no line can link it without copying the secret."""
+    if mask_text(entry.file) != entry.file:
+        return None
     title = entry.name.replace("_", " ").replace("-", " ").strip() or entry.file
     hook = " ".join(entry.description.split()) or "(no description)"
-    return f"- [{title[:1].upper() + title[1:]}]({entry.file}) — {hook}"
+    return mask_text(f"- [{title[:1].upper() + title[1:]}]({entry.file}) — {hook}")
+
+
+def _droppable(memdir: MemoryDir, dangling: JSON) -> bool:
+    """Only a pointer line to a real-looking file is dropped: prose that holds a link, or the
+    index format written out as an example (`[Title](file.md)`), stays for a person."""
+    if memdir.index is None or is_placeholder(dangling["target"]):
+        return False
+    line = next((ln for ln in memdir.index.lines if ln.number == dangling["line"]), None)
+    return line is not None and pointer_target(line) == dangling["target"]
 
 
 def propose_repairs(memdir: MemoryDir, reach: Reachability,
@@ -33,16 +50,30 @@ def propose_repairs(memdir: MemoryDir, reach: Reachability,
     repairs: list[JSON] = [
         {"kind": "drop-dangling", "line": d["line"], "target": d["target"], "text": d["text"],
          "why": f"index line {d['line']} links {d['target']}, which does not exist"}
-        for d in reach.dangling]
+        for d in reach.dangling if _droppable(memdir, d)]
     repairs += [
         {"kind": "fix-link", "line": d["line"], "from": d["target"], "to": d["likely"],
          "text": d["text"], "why": f"{d['target']} most likely means {d['likely']}"}
         for d in reach.degraded if d["target"] != d["likely"]]
+    raw = memdir.index.raw if memdir.index is not None else b""
     for orphan in reach.orphaned:
         entry = memdir.entry(orphan["file"])
-        if entry is None or entry.file in leaving:
+        if entry is None or entry.file in leaving or _linked(raw, entry.file):
+            continue
+        line = index_line_for(entry)
+        if line is None:
             continue
         repairs.append({"kind": "index-orphan", "file": entry.file,
-                        "line": index_line_for(entry), "section": ORPHAN_SECTION,
+                        "line": line, "section": ORPHAN_SECTION,
                         "why": f"{entry.file} is on disk but nothing in the index points at it"})
     return repairs
+
+
+def _linked(raw: bytes, file: str) -> bool:
+    """The line-level reading of the index (the one edits use) already links `file`: say,
+    an index whose lines end in a lone CR, which the loader reads as a single line. Adding
+    a line for it would index it twice."""
+    try:
+        return indexedit.links_file(raw, file)
+    except RefusedError:  # not UTF-8: nothing can be added to it anyway
+        return False

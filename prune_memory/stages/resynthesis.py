@@ -11,11 +11,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from prune_memory.model import JSON, Action, Fidelity, MemoryDir
+from prune_memory.model import JSON, Action, Entry, EntryKind, Fidelity, MemoryDir
 from prune_memory.plan import Plan
+from prune_memory.secrets.mask import mask_text
 from prune_memory.stages.apply_result import Applied
+from prune_memory.stages.coherence import fragment_merges, index_coherence
 
 COLD_AT = 0.8
+FOLD_MAX_CHARS = 300  # longer than this, the remainder is no index line
 
 
 @dataclass(frozen=True)
@@ -24,11 +27,13 @@ class Resynthesis:
     shrunk: tuple[JSON, ...]
     cold_disuse: tuple[JSON, ...]
     cold_irrelevance: tuple[JSON, ...]
+    coherence: tuple[JSON, ...] = ()  # index coherence and fragments to merge (review)
 
     def to_json(self) -> JSON:
         return {"broken_links": list(self.broken_links), "shrunk": list(self.shrunk),
                 "cold_from_disuse": list(self.cold_disuse),
-                "cold_from_irrelevance": list(self.cold_irrelevance)}
+                "cold_from_irrelevance": list(self.cold_irrelevance),
+                "coherence": list(self.coherence)}
 
 
 def resynthesize(plan: Plan, after: MemoryDir, applied: Sequence[Applied]) -> Resynthesis:
@@ -37,7 +42,8 @@ def resynthesize(plan: Plan, after: MemoryDir, applied: Sequence[Applied]) -> Re
     names = {e.name: gone[e.file] for e in plan.entries if e.file in gone}
     cold_disuse, cold_irrelevance = _cold(plan)
     return Resynthesis(tuple(_broken_links(after, names)), tuple(_shrunk(plan, after)),
-                       tuple(cold_disuse), tuple(cold_irrelevance))
+                       tuple(cold_disuse), tuple(cold_irrelevance),
+                       tuple(index_coherence(after) + fragment_merges(after)))
 
 
 def unlink_text(body: str, name: str, register_id: str | None) -> str:
@@ -63,15 +69,31 @@ def _broken_links(after: MemoryDir, names: dict[str, Applied]) -> list[JSON]:
 
 
 def _shrunk(plan: Plan, after: MemoryDir) -> list[JSON]:
+    """Topic files this pass rewrote to less than half their size (an update, or a link
+    repair), each with a proposal to fold what is left into the index."""
     out: list[JSON] = []
-    for planned in plan.with_action(Action.UPDATE):
+    for planned in plan.entries:
         now = after.entry(planned.file)
-        if now is None or now.sha256 == planned.sha256:
-            continue  # gone, or not rewritten in this pass
+        if now is None or now.kind is not EntryKind.TOPIC or now.sha256 == planned.sha256:
+            continue  # gone, an index fact, or not rewritten in this pass
         if planned.size and now.size < planned.size / 2:
             out.append({"file": planned.file, "before": planned.size, "after": now.size,
-                        "why": "lost more than half its content in this pass"})
+                        "why": "lost more than half its content in this pass",
+                        **fold_proposal(now, after)})
     return out
+
+
+def fold_proposal(entry: Entry, memdir: MemoryDir) -> JSON:
+    """What is left, as one index line to replace the pointer, if it fits on one; a person
+    decides (withdraw the file, then edit the line): never applied by the pass."""
+    rest = " ".join(mask_text(entry.body).split())
+    if not rest or len(rest) > FOLD_MAX_CHARS:
+        return {}
+    pointers = [ln.text for ln in memdir.index.lines_linking(entry.file)] \
+        if memdir.index is not None else []
+    return {"fold": {"proposed_line": f"- {rest}", "replaces": pointers,
+                     "how": f"withdraw {entry.file} and put this line in place of its "
+                            "pointer (review)"}}
 
 
 def _cold(plan: Plan) -> tuple[list[JSON], list[JSON]]:

@@ -160,10 +160,15 @@ def tally(verdicts: Sequence[Verdict]) -> Counter[str]:
 
 
 def proposed_verdict(entry: PlanEntry) -> Verdict:
-    """Accepting the plan's proposal as it stands."""
+    """Accepting the plan's proposal as it stands: for an entry held for review, what its
+    evidence suggests (a person is choosing it)."""
+    action = entry.suggested_action if entry.action is Action.REVIEW and \
+        entry.suggested_action is not None else entry.action
     choice = {Action.WITHDRAW: Choice.WITHDRAW, Action.WITHDRAW_INOCULATE:
               Choice.WITHDRAW_INOCULATE, Action.INOCULATE: Choice.INOCULATE,
-              Action.UPDATE: Choice.UPDATE}.get(entry.action, Choice.SKIP)
+              Action.UPDATE: Choice.UPDATE}.get(action, Choice.SKIP)
+    if choice is Choice.UPDATE and entry.proposed_text is None:
+        choice = Choice.SKIP  # the evidence says what is wrong; only a person can rewrite it
     return Verdict(entry.file, choice, text=entry.proposed_text,
                    inoculation=entry.inoculation, reason=entry.reason, sha256=entry.sha256)
 

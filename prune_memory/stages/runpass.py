@@ -18,9 +18,9 @@ from prune_memory.plan import Inoculation, Plan, PlanEntry
 from prune_memory.stages import apply
 from prune_memory.stages.apply_result import Applied, ApplyResult, Skipped, WithdrawRequest
 from prune_memory.stages.auditlog import AuditSummary, write_audit
-from prune_memory.stages.decide import DRIFT
 from prune_memory.stages.repair_apply import apply_repairs
 from prune_memory.stages.review import WITHDRAWING_CHOICES, Choice, Verdict
+from prune_memory.stages.rules import DRIFT
 from prune_memory.stages.snapshot import Snapshot
 
 

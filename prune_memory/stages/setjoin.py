@@ -13,7 +13,7 @@ and a rank bound afterwards, then confirmed by counting the real overlap in inte
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from itertools import islice
 from operator import itemgetter
@@ -52,21 +52,26 @@ class Join:
         self.prefix_end: dict[int, tuple[int, int, int]] = {}
 
     def run(self) -> list[Pair]:
-        with collector_paused():
-            return self._run()
+        """Every pair, sorted."""
+        return sorted(self.stream())
 
-    def _run(self) -> list[Pair]:
+    def stream(self) -> Iterator[Pair]:
+        """Every pair (smaller index first) as it is found, in no set order: a caller that
+        keeps only a few per set holds memory linear in the sets, not in the pairs."""
+        with collector_paused():
+            for x, y, sim in self._pairs():
+                yield (x, y, sim) if x < y else (y, x, sim)
+
+    def _pairs(self) -> Iterator[Pair]:
         indexes: tuple[_Index, _Index] = ({}, {})
-        found: list[Pair] = []
         for x in self.order:
             own = int(bool(self.sides[x])) if self.sides is not None else 0
             other = 1 - own if self.sides is not None else 0
             rules = self._rules(len(self.ranked[x]))
             candidates = self._candidates(x, rules, indexes[other])
             if candidates:
-                found.extend(self._verify(x, candidates))
+                yield from self._verify(x, candidates)
             self._add(x, rules.index_length, indexes[own])
-        return sorted((min(x, y), max(x, y), sim) for x, y, sim in found)
 
     def _rules(self, size: int) -> _SizeRules:
         rules = self.rules.get(size)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from fractions import Fraction
 from itertools import chain
 
@@ -132,6 +132,11 @@ class TokenSets:
         return Join(self.sets, self.ranked, self.order, threshold_fraction(threshold),
                     sides).run()
 
+    def iter_pairs(self, threshold: float) -> Iterator[Pair]:
+        """The pairs of `pairs`, unsorted, as the join finds them (see `Join.stream`)."""
+        return Join(self.sets, self.ranked, self.order, threshold_fraction(threshold),
+                    None).stream()
+
 
 class Corpus:
     """Texts worked into words once: normal forms, token sets, and the texts grouped by normal
@@ -163,3 +168,11 @@ class Corpus:
                                     sides=None if sides is None else [sides[i] for i in first])
         return sorted((min(i, j), max(i, j), sim) for a, b, sim in found
                       for i in self.copies[a] for j in self.copies[b])
+
+    def iter_pairs(self, threshold: float) -> Iterator[Pair]:
+        """The pairs of `pairs`, unsorted and one at a time: memory stays linear however
+        many there are (a folder of hundreds of near-identical notes has tens of thousands)."""
+        for a, b, sim in self.distinct.iter_pairs(threshold):
+            for i in self.copies[a]:
+                for j in self.copies[b]:
+                    yield (min(i, j), max(i, j), sim)

@@ -7,6 +7,7 @@ or updates requires one for the same directory, taken and verified in this proce
 
 from __future__ import annotations
 
+import os
 import shutil
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -15,10 +16,12 @@ from pathlib import Path
 from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.model import JSON
 from prune_memory.state import dir_key, state_subdir
+from prune_memory.store import atomic
 from prune_memory.store.safe_read import require_directory
 from prune_memory.store.snapshot import MANIFEST, copy_tree, verify_manifest, write_manifest
 
 _VERIFIED: set[tuple[Path, Path]] = set()  # (memory dir, manifest) verified in this process
+ELSEWHERE = "elsewhere.txt"  # manifests written under a --snapshot-dir, one path a line
 
 
 @dataclass(frozen=True)
@@ -51,16 +54,14 @@ def take_snapshot(root: Path, now: datetime, snapshot_dir: Path | None = None) -
     if (memory / MANIFEST).exists():
         raise RefusedError(f"{root} already holds a {MANIFEST}; it would clash with the "
                            "snapshot manifest")
-    parent = snapshot_dir if snapshot_dir is not None else default_parent(root)
-    _refuse_inside(memory, parent)
-    parent = parent.expanduser()
-    parent.mkdir(parents=True, exist_ok=True, mode=0o700)  # an existing folder keeps its mode
+    parent = default_parent(root) if snapshot_dir is None else _chosen_parent(memory,
+                                                                               snapshot_dir)
     target = _fresh_dir(parent, now)
     _refuse_inside(memory, target)
     try:
         copied = copy_tree(memory, target)
         manifest = write_manifest(target, copied.files)
-        problems = verify_manifest(target)
+        problems = verify_manifest(target, copied.files)
     except OSError as err:
         shutil.rmtree(target, ignore_errors=True)
         raise RefusedError(f"snapshot failed ({err}); nothing was changed") from err
@@ -69,8 +70,68 @@ def take_snapshot(root: Path, now: datetime, snapshot_dir: Path | None = None) -
     snap = Snapshot(memory_dir=memory, path=target, manifest=manifest,
                     taken_at=now.astimezone(UTC), files=len(copied.files),
                     links=copied.links, skipped=copied.skipped)
+    if snapshot_dir is not None:
+        _record_elsewhere(manifest)
     _VERIFIED.add((memory, manifest))
     return snap
+
+
+def _chosen_parent(memory: Path, snapshot_dir: Path) -> Path:
+    """A --snapshot-dir as an absolute folder we can write in, created 0700 if missing;
+    BadInputError (nothing changed) for a file, or a folder we cannot create or write in."""
+    parent = snapshot_dir.expanduser().absolute()
+    _refuse_inside(memory, parent)
+    try:
+        parent.mkdir(parents=True, exist_ok=True, mode=0o700)  # an existing one keeps its mode
+    except FileExistsError as err:
+        raise BadInputError(f"--snapshot-dir {snapshot_dir} is a file, not a folder") from err
+    except OSError as err:
+        raise BadInputError(f"--snapshot-dir {snapshot_dir} cannot be created "
+                            f"({err.strerror or err})") from err
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise BadInputError(f"--snapshot-dir {snapshot_dir} is not writable")
+    return parent
+
+
+def _elsewhere_record() -> Path:
+    return state_subdir("snapshots") / ELSEWHERE
+
+
+def _record_elsewhere(manifest: Path) -> None:
+    """Remember a manifest written outside the state directory, so a later restore trusts it
+    (and only it) when the pruning log names it."""
+    record = _elsewhere_record()
+    known = _recorded_elsewhere()
+    line = str(manifest.resolve())
+    if line not in known:
+        data = "".join(f"{m}\n" for m in [*known, line])
+        atomic.atomic_write(record, data.encode("utf-8", "surrogateescape"))
+
+
+def _recorded_elsewhere() -> list[str]:
+    try:
+        raw = _elsewhere_record().read_bytes()
+    except FileNotFoundError:
+        return []
+    return raw.decode("utf-8", "surrogateescape").splitlines()
+
+
+def trusted_snapshot(root: Path, manifest: str) -> Path:
+    """The snapshot folder of a manifest the pruning log names, when the tool itself wrote
+    it there: under the state directory's snapshots, or a --snapshot-dir it recorded. The
+    log is a file anyone can edit, so any other path is refused before it is read."""
+    path = Path(manifest)
+    resolved = path.resolve() if path.is_absolute() else None
+    memory = root.resolve()
+    ours = resolved is not None and path.name == MANIFEST and not (
+        resolved == memory or memory in resolved.parents) and (
+        state_subdir("snapshots").resolve() in resolved.parents
+        or str(resolved) in _recorded_elsewhere())
+    if resolved is None or not ours:
+        raise RefusedError(f"the pruning log names the snapshot manifest {manifest!r}, which "
+                           "prune-memory did not write (it is not under its state directory's "
+                           "snapshots nor a recorded --snapshot-dir); not reading it")
+    return resolved.parent
 
 
 def load_snapshot(root: Path, manifest: Path, taken_at: datetime) -> Snapshot:

@@ -16,9 +16,19 @@ from pathlib import Path
 
 from prune_memory.config import Config
 from prune_memory.gitrepo import RepoFacts, read_repo_facts
-from prune_memory.model import JSON, OWN_FILES, Entry, Fidelity, Finding, FindingCode, MemoryDir
+from prune_memory.model import (
+    JSON,
+    OWN_FILES,
+    Entry,
+    EntryKind,
+    Fidelity,
+    Finding,
+    FindingCode,
+    MemoryDir,
+)
 from prune_memory.probes import default_probes
-from prune_memory.probes.base import Claim, Probe, ProbeContext, ProbeResult, Verdict
+from prune_memory.probes.base import Claim, Correction, Probe, ProbeContext, ProbeResult, Verdict
+from prune_memory.probes.claims import locate_claim
 from prune_memory.probes.text import apply_corrections
 
 SUPERSEDED_TYPE = "superseded"
@@ -69,9 +79,11 @@ def probe_staleness(memdir: MemoryDir, repo: Path | None, now: datetime, config:
         if not _probed(entry):
             continue
         result = _run(entry, ctx, chosen)
-        found, text = _compose(entry, result)
+        found, text = _compose(entry, result, _as_written(entry, memdir))
         if not facts.available and result.claims:
             found = (*found, _no_repo(result.claims, facts))
+        elif unchecked := [c for c in result.claims if c.verdict is Verdict.UNVERIFIABLE]:
+            found = (*found, _unchecked(unchecked))
         findings[entry.file] = found
         claims[entry.file] = result.claims
         fidelity[entry.file] = grade(result.claims)
@@ -93,15 +105,31 @@ def _run(entry: Entry, ctx: ProbeContext, probes: Sequence[Probe]) -> ProbeResul
     return result
 
 
-def _compose(entry: Entry, result: ProbeResult) -> tuple[tuple[Finding, ...], str | None]:
-    """Apply every known correction at once; each correcting finding carries the whole fix."""
+def _leftover(text: str, fixes: Sequence[Correction]) -> bool:
+    lower = text.lower()
+    return any(fix.residue and fix.residue.lower() in lower for fix in fixes)
+
+
+def _as_written(entry: Entry, memdir: MemoryDir) -> str:
+    """The text a correction rewrites: a topic's body, or an inline fact's index lines as
+    they stand in MEMORY.md (bullet and all), so an update can replace them line for line."""
+    if entry.kind is not EntryKind.INDEX_LINE or memdir.index is None:
+        return entry.body
+    wanted = set(entry.index_lines)
+    return "\n".join(ln.text for ln in memdir.index.lines if ln.number in wanted)
+
+
+def _compose(entry: Entry, result: ProbeResult,
+             written: str) -> tuple[tuple[Finding, ...], str | None]:
+    """Apply every known correction at once; each correcting finding carries the whole fix,
+    and every finding says which line of the memory it is about."""
     fixes = [c for item in result.flagged for c in item.corrections]
-    text = apply_corrections(entry.body, fixes) if fixes else None
-    if text == entry.body:
-        text = None
+    text = apply_corrections(written, fixes) if fixes else None
+    if text == written or (text is not None and _leftover(text, fixes)):
+        text = None  # no change, or a stale word survives it: a person must rewrite it
     found = tuple(
-        dataclasses.replace(item.finding, proposed_text=text)
-        if item.corrections and text is not None else item.finding
+        locate_claim(entry, dataclasses.replace(item.finding, proposed_text=text)
+                     if item.corrections and text is not None else item.finding)
         for item in result.flagged)
     return found, text
 
@@ -126,6 +154,19 @@ def _no_repo(claims: Sequence[Claim], facts: RepoFacts) -> Finding:
     evidence = {"claim": [c.text for c in claims][:20], "repo_says": facts.describe(),
                 "commit": None, "date": None}
     return Finding(code=FindingCode.UNVERIFIABLE, message=message, evidence=evidence)
+
+
+def _unchecked(claims: Sequence[Claim]) -> Finding:
+    """One note for the claims the repo cannot speak to. It is information, never a reason:
+    absence proves nothing (a path may be ignored, elsewhere, planned, or a placeholder)."""
+    shown = [f"`{c.text}` ({c.note})" for c in claims[:5]]
+    more = f" and {len(claims) - 5} more" if len(claims) > 5 else ""
+    noun = "claim" if len(claims) == 1 else "claims"
+    return Finding(
+        code=FindingCode.UNVERIFIABLE,
+        message=f"{len(claims)} {noun} the repo cannot confirm or refute: "
+                f"{'; '.join(shown)}{more}",
+        evidence={"claims": [c.to_json() for c in claims[:20]], "commit": None, "date": None})
 
 
 def _repo_json(facts: RepoFacts) -> JSON:

@@ -22,7 +22,7 @@ from prune_memory.store import passrecord
 from prune_memory.store.passrecord import PassRecord
 from prune_memory.store.pruninglog import RegisterRow, read_log
 from prune_memory.store.recovery import execute
-from prune_memory.store.snapshot import read_manifest
+from prune_memory.store.snapshot import read_manifest, stored_path
 from prune_memory.store.stepkit import sha_or_none
 from prune_memory.store.tombstone import iso_utc
 
@@ -67,7 +67,8 @@ def undo_passes(root: Path, which: str, *, now: datetime) -> list[Undone]:
 def _undo(root: Path, record: PassRecord, now: datetime) -> Undone:
     before = read_manifest(Path(record.manifest)) if Path(record.manifest).is_file() else None
     now_there = {rel: sha_or_none(root / rel) for rel in record.after}
-    if before is not None and all(now_there[rel] == before.get(rel) for rel in now_there):
+    if before is not None and all(now_there[rel] == before.get(stored_path(rel))
+                                  for rel in now_there):
         passrecord.write(replace(record, undone=iso_utc(now)))  # undone before a crash
         return Undone(record.stamp, record.date, tuple(record.after), archive="(done before)")
     conflicts = [rel for rel, digest in sorted(record.after.items()) if now_there[rel] != digest]
@@ -83,9 +84,10 @@ def _undo(root: Path, record: PassRecord, now: datetime) -> Undone:
                            f"({err.strerror or err}); nothing was changed") from err
     assert before is not None
     snapshot = Path(record.manifest).parent
-    files = [(rel, digest, before.get(rel)) for rel, digest in sorted(record.after.items())]
+    files = [(rel, digest, before.get(stored_path(rel)))
+             for rel, digest in sorted(record.after.items())]
     created = {str(d) for rel, _, was in files if was is None for d in Path(rel).parents}
-    dirs = sorted(d for d in created - {"."} if not (snapshot / d).is_dir())
+    dirs = sorted(d for d in created - {"."} if not (snapshot / stored_path(d)).is_dir())
     outcome = execute(root, {"op": "undo-pass", "file": f"pass {record.stamp}",
                              "snapshot": str(snapshot), "files": files, "dirs": dirs})
     if outcome.status != "done":

@@ -11,6 +11,7 @@ from frontmatter.default_handlers import YAMLHandler
 
 from prune_memory.errors import FileLoadError
 from prune_memory.model import JSON
+from prune_memory.store.lenient_yaml import read_lenient
 
 _HANDLER = YAMLHandler()
 # A memory's frontmatter holds a handful of values. YAML aliases let a few hundred bytes
@@ -21,11 +22,21 @@ MAX_DEPTH = 64
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+class _DatesAsTextLoader(_SAFE_LOADER):  # type: ignore[misc, valid-type]
+    """The safe loader, keeping date-shaped values as the text they are: `modified:
+    2026-02-30` is no date, and must not stop the file (or the pass) from loading."""
+
+
+_DatesAsTextLoader.add_constructor("tag:yaml.org,2002:timestamp",
+                                   lambda loader, node: loader.construct_scalar(node))
+
+
 @dataclass(frozen=True)
 class ParsedFile:
     meta: JSON
     body: str
     has_frontmatter: bool
+    lenient: bool = False  # the YAML was not strict; read line by line, as Claude Code does
 
 
 def parse_memory_text(name: str, text: str) -> ParsedFile:
@@ -37,9 +48,9 @@ def parse_memory_text(name: str, text: str) -> ParsedFile:
     except ValueError as err:
         raise FileLoadError(name, "frontmatter opens with --- but never closes") from err
     try:
-        meta = yaml.load(raw_meta, Loader=_SAFE_LOADER)
+        meta = _load_yaml(raw_meta)
     except yaml.YAMLError as err:
-        raise FileLoadError(name, f"malformed YAML frontmatter: {_first_line(err)}") from err
+        return _lenient(name, raw_meta, body, err)
     except RecursionError as err:
         raise FileLoadError(name, "frontmatter nests too deeply") from err
     if meta is None:
@@ -51,6 +62,24 @@ def parse_memory_text(name: str, text: str) -> ParsedFile:
     except ValueError as err:
         raise FileLoadError(name, f"frontmatter {err}") from err
     return ParsedFile(meta=safe, body=body.strip(), has_frontmatter=True)
+
+
+def _lenient(name: str, raw_meta: str, body: str, err: yaml.YAMLError) -> ParsedFile:
+    """Strict YAML failed: read `key: value` lines instead, or report the file when even
+    that finds no key at all (then it is not frontmatter Claude Code could read either)."""
+    meta = read_lenient(raw_meta)
+    if not meta:
+        raise FileLoadError(name, f"malformed YAML frontmatter: {_first_line(err)}") from err
+    return ParsedFile(meta=meta, body=body.strip(), has_frontmatter=True, lenient=True)
+
+
+def _load_yaml(raw_meta: str) -> Any:
+    """The frontmatter's values. A date-shaped value that is no real date (`2026-02-30`,
+    `0000-00-00`) stays text, which `parse_timestamp` then ignores as a write-time signal."""
+    try:
+        return yaml.load(raw_meta, Loader=_SAFE_LOADER)
+    except ValueError:  # raised by the timestamp constructor, not a YAMLError
+        return yaml.load(raw_meta, Loader=_DatesAsTextLoader)
 
 
 def memory_type(meta: JSON) -> str | None:

@@ -1,4 +1,10 @@
-"""Tie index lines to the topic files they point at, and lift facts written into the index."""
+"""Tie index lines to the topic files they point at, and lift facts written into the index.
+
+A line of MEMORY.md is a pointer when it opens with a link to a memory (`- [Title](x.md) —
+hook`); any other list item, paragraph line or table row states something itself and is an
+inline fact, named `MEMORY.md#L<n>`. Lines indented under an item belong to that item: a
+fact's sub-bullets are part of the fact, a pointer's sub-bullets travel with the pointer.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +13,29 @@ import datetime as dt
 import hashlib
 import re
 
-from prune_memory.model import Entry, EntryKind, Index, IndexLine
+from prune_memory.model import Block, Entry, EntryKind, Index, IndexLine, LinkKind
+from prune_memory.secrets.mask import mask_text
 
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _ENTRY_ID = re.compile(r"^MEMORY\.md#L([1-9]\d*)$")
+_OPENS_WITH_LINK = re.compile(r"^(?:[*_~]{1,3})?\[")
+_FACT_BLOCKS = frozenset({Block.ITEM, Block.PARAGRAPH, Block.TABLE_ROW})
+
+
+def table_of(index: Index) -> dict[str, int]:
+    """Inline facts that are rows of a table, mapped to the table's first line. Rows of one
+    table share their shape by design: that makes them alike, not duplicates."""
+    out: dict[str, int] = {}
+    start: int | None = None
+    for line in index.lines:
+        if line.block in (Block.TABLE_HEAD, Block.TABLE_ROW) or (
+                start is not None and line.text.lstrip().startswith("|")):
+            start = line.number if start is None else start
+            if line.block is Block.TABLE_ROW:
+                out[index_entry_id(line.number, index.file)] = start
+        else:
+            start = None
+    return out
 
 
 def index_entry_id(number: int, file: str = "MEMORY.md") -> str:
@@ -24,22 +49,32 @@ def index_line_number(file: str) -> int | None:
 
 
 def fact_text(line: str) -> str:
-    """What an inline fact says: the list item without its bullet."""
-    return _BULLET.sub("", line).strip()
+    """What an inline fact says: the list item without its bullet, a row without its pipes."""
+    text = _BULLET.sub("", line).strip()
+    if text.startswith("|") and text.endswith("|") and len(text) > 1:
+        text = " | ".join(cell.strip() for cell in text[1:-1].split("|"))
+    return text
+
+
+def is_pointer(line: IndexLine) -> bool:
+    """The line opens with a link to a memory: it points, it does not state."""
+    internal = [lk for lk in line.links if not lk.external]
+    return bool(internal) and _OPENS_WITH_LINK.match(fact_text(line.text)) is not None
 
 
 def pointer_targets(line: IndexLine, names: dict[str, str]) -> set[str]:
     """Files a line points at: by relative link, or by `[[name]]` of the memory."""
     targets = {lk.target for lk in line.links if not lk.external and not lk.escapes
-               and lk.kind.value != "wiki"}
+               and lk.kind is not LinkKind.WIKI}
     targets |= {names[lk.target] for lk in line.links
-                if lk.kind.value == "wiki" and lk.target in names}
+                if lk.kind is LinkKind.WIKI and lk.target in names}
     return targets
 
 
 def attach_index_lines(index: Index, topics: list[Entry]) -> list[Entry]:
     """Each topic with the numbers of the index lines that link to it."""
-    names = {t.name: t.file for t in topics}
+    names = {t.name: t.file for t in topics} | {t.file.removesuffix(".md"): t.file
+                                                for t in topics}
     lines_for: dict[str, list[int]] = {}
     for line in index.lines:
         for target in pointer_targets(line, names):
@@ -47,20 +82,34 @@ def attach_index_lines(index: Index, topics: list[Entry]) -> list[Entry]:
     return [dataclasses.replace(t, index_lines=tuple(lines_for.get(t.file, ()))) for t in topics]
 
 
+def root_item(line: IndexLine, by_number: dict[int, IndexLine]) -> IndexLine:
+    """The outermost list item a line hangs under (the line itself when it hangs on none)."""
+    seen = line
+    while seen.parent is not None and seen.parent in by_number:
+        seen = by_number[seen.parent]
+    return seen
+
+
 def inline_facts(index: Index, mtime: dt.datetime) -> list[Entry]:
-    """List items of the index that state something themselves instead of pointing at a file."""
-    facts: list[Entry] = []
+    """Every line of the index that states something itself, with the lines under it."""
+    by_number = {ln.number: ln for ln in index.lines}
+    groups: dict[int, list[IndexLine]] = {}
     for line in index.lines:
-        if not line.is_item or any(not lk.external for lk in line.links):
-            continue
-        text = fact_text(line.text)
-        if not text:
-            continue
-        raw = line.text.encode("utf-8")
-        facts.append(Entry(
-            file=index_entry_id(line.number, index.file), kind=EntryKind.INDEX_LINE,
-            name=text[:60], description="", memory_type=None, frontmatter={}, body=text,
-            sha256=hashlib.sha256(raw).hexdigest(), size=len(raw), mtime=mtime,
-            links=line.links, index_lines=(line.number,),
-        ))
-    return facts
+        head = root_item(line, by_number)
+        if head.block in _FACT_BLOCKS and not is_pointer(head) and line.text.strip():
+            groups.setdefault(head.number, []).append(line)
+    facts = [_fact(index, lines, mtime) for _, lines in sorted(groups.items())]
+    return [fact for fact in facts if fact.body]
+
+
+def _fact(index: Index, lines: list[IndexLine], mtime: dt.datetime) -> Entry:
+    head = lines[0]
+    body = "\n".join(fact_text(ln.text) for ln in lines).strip()
+    raw = "\n".join(ln.text for ln in lines).encode("utf-8")
+    return Entry(
+        file=index_entry_id(head.number, index.file), kind=EntryKind.INDEX_LINE,
+        name=mask_text(fact_text(head.text))[:60], description="", memory_type=None, frontmatter={},
+        body=body, sha256=hashlib.sha256(raw).hexdigest(), size=len(raw), mtime=mtime,
+        links=tuple(lk for ln in lines for lk in ln.links),
+        index_lines=tuple(ln.number for ln in lines),
+    )

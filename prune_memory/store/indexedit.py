@@ -1,18 +1,20 @@
 """Edit MEMORY.md one line at a time: every byte of the lines not edited stays as it was.
 
-Line endings (LF or CRLF, per line), a missing final newline and a UTF-8 BOM all survive
-an edit, and removing lines then putting them back gives the original bytes.
+Line endings (LF, CRLF or a lone CR, per line), a missing final newline and a UTF-8 BOM all
+survive an edit, and removing lines then putting them back gives the original bytes.
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from prune_memory.errors import RefusedError
 from prune_memory.store.indexlinks import linking_lines, visible_lines
+from prune_memory.store.lineends import split_ends, usual_end
 from prune_memory.store.placement import context, position
 from prune_memory.store.tombstone import IndexLineRecord
 
@@ -35,17 +37,7 @@ class IndexText:
             raise RefusedError(f"MEMORY.md is not valid UTF-8 (byte {err.start}); "
                                "not editing it") from err
         bom = BOM if text.startswith(BOM) else ""
-        lines: list[str] = []
-        eols: list[str] = []
-        for piece in text[len(bom):].split("\n"):
-            lines.append(piece[:-1] if piece.endswith("\r") else piece)
-            eols.append("\r\n" if piece.endswith("\r") else "\n")
-        if lines[-1] == "" and eols[-1] == "\n":
-            lines.pop()  # the text ended with a newline: no line after it
-            eols.pop()
-        else:
-            lines[-1] += "\r" if eols[-1] == "\r\n" else ""
-            eols[-1] = ""
+        lines, eols = split_ends(text[len(bom):])
         return cls(bom=bom, lines=lines, eols=eols)
 
     def render(self) -> bytes:
@@ -68,7 +60,7 @@ class IndexText:
         for pos in (at - 1, at):
             if 0 <= pos < len(self.eols) and self.eols[pos]:
                 return self.eols[pos]
-        return "\n"
+        return usual_end(self.eols)
 
 
 def links_file(raw: bytes, file: str) -> bool:
@@ -83,7 +75,7 @@ def remove_entry(raw: bytes, file: str,
                  replacement: str | None = None) -> tuple[bytes, tuple[IndexLineRecord, ...]]:
     """Drop the lines linking `file` (putting `replacement` where the first one was)."""
     index = IndexText.parse(raw)
-    doomed = linking_lines(index.lines, file)
+    doomed = with_sub_items(index.lines, linking_lines(index.lines, file))
     counts = Counter(index.lines)
     records = [_record(index, n, counts) for n in doomed]
     first_eol = index.eols[doomed[0]] if doomed else "\n"
@@ -94,6 +86,27 @@ def remove_entry(raw: bytes, file: str,
         at = doomed[0] if doomed else len(index.lines)
         index.insert(at, replacement, first_eol if doomed else "")
     return index.render(), tuple(records)
+
+
+_ITEM = re.compile(r"^(?P<indent>[ \t]*)(?:[-*+]|\d+[.)])[ \t]+(?:[*_~]{1,3})?\[")
+
+
+def with_sub_items(lines: list[str], pointers: list[int]) -> list[int]:
+    """The pointer lines and, under each that is a list item opening with its link, the
+    lines indented beneath it: a withdrawn memory's sub-bullets leave with its pointer."""
+    out: set[int] = set(pointers)
+    for n in pointers:
+        item = _ITEM.match(lines[n])
+        if item is None:
+            continue
+        depth = len(item.group("indent").expandtabs(4))
+        for m in range(n + 1, len(lines)):
+            text = lines[m]
+            indent = len(text) - len(text.lstrip(" \t"))
+            if not text.strip() or len(text[:indent].expandtabs(4)) <= depth:
+                break
+            out.add(m)
+    return sorted(out)
 
 
 def insert_after_entry(raw: bytes, file: str, line: str) -> bytes:

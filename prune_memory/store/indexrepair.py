@@ -6,6 +6,7 @@ Each function returns new MEMORY.md bytes; every line it does not own keeps its 
 from __future__ import annotations
 
 from prune_memory.errors import RefusedError
+from prune_memory.store.lineends import split_ends, usual_end
 
 
 def _lines(raw: bytes) -> list[bytes]:
@@ -13,7 +14,9 @@ def _lines(raw: bytes) -> list[bytes]:
 
 
 def _newline(raw: bytes) -> bytes:
-    return b"\r\n" if b"\r\n" in raw else b"\n"
+    """The line ending most lines of `raw` use: a line we add takes it."""
+    text = raw.decode("utf-8", "surrogateescape")
+    return usual_end(split_ends(text)[1]).encode()
 
 
 def _text(line: bytes) -> str:

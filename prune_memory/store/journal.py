@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import re
+import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -63,6 +65,15 @@ def pending(root: Path) -> list[Pending]:
                                "then move it away and run `prune-memory recover` again") from err
         found.append(Pending(path=path, step=step))
     return found
+
+
+def set_aside(record: Path, root: Path) -> Path:
+    """Move a record no run can finish out of the journal, keeping it for a person; the
+    journal then stops blocking every later write."""
+    folder = state_subdir("set-aside", dir_key(root))
+    target = folder / f"{record.stem}.{secrets.token_hex(4)}.json"
+    os.replace(record, target)
+    return target
 
 
 def clean_temps(root: Path) -> list[Path]:

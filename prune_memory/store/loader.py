@@ -50,7 +50,6 @@ def load_memory_dir(root: Path) -> MemoryDir:
         else:
             other.append(item.name + ("/" if item.is_dir(follow_symlinks=False) else ""))
     if index is not None:
-        errors.extend(_escaping_links(index))
         topics = attach_index_lines(index, topics)
         topics.extend(inline_facts(index, _mtime(root / INDEX_FILE)))
     return MemoryDir(root=root, index=index, entries=tuple(topics), errors=tuple(errors),
@@ -83,12 +82,6 @@ def list_tombstones(root: Path) -> tuple[str, ...]:
         return ()
     return tuple(sorted(e.name for e in os.scandir(folder)
                         if e.name.endswith(".md") and e.is_file(follow_symlinks=False)))
-
-
-def _escaping_links(index: Index) -> list[LoadError]:
-    return [LoadError(index.file, f"line {ln.number} links outside the memory directory: "
-                                  f"{link.target}; left untouched")
-            for ln in index.lines for link in ln.links if link.escapes]
 
 
 def _guard(errors: list[LoadError], load: Callable[..., T], *args: object) -> T | None:

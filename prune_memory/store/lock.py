@@ -1,12 +1,17 @@
-"""One writer per memory directory: a pid file under the state directory, held with flock.
+"""One writer per memory directory: a pid file under the state directory, held with flock,
+and a flock on the memory directory itself.
 
 The kernel drops the flock when its holder dies, so a lock left by a killed process is
 recognised as stale even if its pid has been reused; the pid in the file is for messages.
+The pid file lives under the state directory, which depends on `XDG_STATE_HOME`; the
+flock on the directory is what two processes with different state homes both see (and it
+puts no file in the directory for a snapshot or a scan to trip over).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
 from collections.abc import Iterator
@@ -26,6 +31,7 @@ class Lock:
     path: Path
     fd: int
     stale_pid: int | None
+    dir_fd: int = -1  # the memory directory, flocked
 
     @property
     def message(self) -> str | None:
@@ -52,19 +58,46 @@ def acquire(root: Path) -> Lock:
             raise RefusedError(f"memory directory is locked by {who} ({path}); "
                                "wait for it to finish") from None
         if _same_file(fd, path):
+            dir_fd = _lock_directory(root, Lock(path=path, fd=fd, stale_pid=None))
             previous = _read_pid(fd)
             _write_pid(fd)
             stale = previous if previous not in (None, os.getpid()) else None
-            return Lock(path=path, fd=fd, stale_pid=stale)
+            return Lock(path=path, fd=fd, stale_pid=stale, dir_fd=dir_fd)
         os.close(fd)
     raise RefusedError(f"could not take the lock {path}; try again")
 
 
+def _lock_directory(root: Path, state: Lock) -> int:
+    """flock the memory directory itself; refuse (giving the state lock back) when another
+    process holds it."""
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        release(state)
+        raise RefusedError(f"memory directory {root} is locked by another prune-memory "
+                           "process (one with another state directory, perhaps); wait for "
+                           "it to finish") from None
+    except OSError as err:
+        os.close(fd)
+        if err.errno not in _NO_FLOCK:
+            release(state)
+            raise
+        return -1  # a filesystem without flock (some network mounts): the pid lock stays
+    return fd
+
+
+_NO_FLOCK = frozenset({errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOSYS, errno.EINVAL})
+
+
 def release(lock: Lock) -> None:
-    """Empty the pid file, remove it and drop the flock."""
+    """Empty the pid file, remove it and drop the flocks."""
     with contextlib.suppress(OSError):
         os.ftruncate(lock.fd, 0)
         lock.path.unlink()
+    if lock.dir_fd >= 0:
+        os.close(lock.dir_fd)
     os.close(lock.fd)
 
 
@@ -79,7 +112,7 @@ def holding(root: Path) -> Iterator[Lock]:
     key = lock_path(root)
     if key in _HELD:
         lock, depth = _HELD[key]
-        _HELD[key] = (Lock(lock.path, lock.fd, None), depth + 1)
+        _HELD[key] = (Lock(lock.path, lock.fd, None, lock.dir_fd), depth + 1)
         try:
             yield _HELD[key][0]
         finally:

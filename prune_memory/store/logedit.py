@@ -1,7 +1,9 @@
 """Edit the text of `pruning-log.md`: add rows and protected lines, never rewrite old rows.
 
 Every function takes the current text and returns the new text; the caller writes it with
-`atomic_write`. Hand edits elsewhere in the file are kept as they are.
+`atomic_write`. Lines are spliced, each keeping its own ending (CR, CRLF, LF) and
+characters: hand edits — a BOM, a form feed, U+2028, bytes that are not UTF-8 (carried as
+surrogate escapes by the caller) — come out exactly as they went in.
 """
 
 from __future__ import annotations
@@ -9,6 +11,8 @@ from __future__ import annotations
 import re
 
 from prune_memory.resources import read_template
+from prune_memory.secrets.mask import mask_text
+from prune_memory.store.lineends import split_ends, usual_end
 from prune_memory.store.logtable import render_header, render_row
 from prune_memory.store.pruninglog import (
     AUDIT_HEADING,
@@ -34,87 +38,98 @@ def new_log_text() -> str:
 
 def add_register_row(text: str, row: RegisterRow, *, manifest: str, date: str) -> str:
     """Append `row` to the register of the audit that used `manifest`, opening it if needed."""
-    lines, eol = _split(text)
-    lines, start = _open_audit(lines, manifest, date)
+    bom, lines, eol = _split(text)
+    lines, start = _open_audit(lines, manifest, date, eol)
     end = _section_end(lines, start)
     heading = next((n for n in range(start, end) if lines[n].strip() == REGISTER_HEADING), None)
     if heading is None:
-        lines[end:end] = ["", REGISTER_HEADING, *render_header(REGISTER_COLUMNS)]
+        lines[end:end] = _new(eol, "", REGISTER_HEADING, *render_header(REGISTER_COLUMNS))
         heading, end = end + 1, end + 3
-    _insert_row(lines, heading + 1, end, render_row(row.cells()), REGISTER_COLUMNS)
-    return _join(lines, eol)
+    _insert_row(lines, heading + 1, end, render_row(row.cells()), REGISTER_COLUMNS, eol)
+    return _join(bom, lines, eol)
 
 
 def set_audit_fields(text: str, *, manifest: str, date: str,
                      fields: list[tuple[str, str]]) -> str:
     """Give the audit of `manifest` these summary bullets (in order); register rows untouched."""
-    lines, eol = _split(text)
-    lines, start = _open_audit(lines, manifest, date)
+    bom, lines, eol = _split(text)
+    lines, start = _open_audit(lines, manifest, date, eol)
     end = _section_end(lines, start)
     register = next((n for n in range(start, end) if lines[n].strip() == REGISTER_HEADING), end)
     keys = {key for key, _ in fields}
     kept = [ln for ln in lines[start + 1:register]
             if not ((m := _FIELD.match(ln)) and m.group("key").strip() in keys)]
-    bullets = [f"- {key}: {' '.join(value.split())}" for key, value in fields]
+    bullets = _new(eol, *(f"- {key}: {mask_text(' '.join(value.split()))}"
+                          for key, value in fields))
     body = bullets + [ln for ln in kept if ln.strip()]
-    tail = [""] if register < end or end < len(lines) else []
+    tail = _new(eol, "") if register < end or end < len(lines) else []
     lines[start + 1:register] = body + tail
-    return _join(lines, eol)
+    return _join(bom, lines, eol)
 
 
 def add_protected(text: str, file: str, reason: str, date: str) -> str:
     """Add `file` to the `## Protected` list."""
-    lines, eol = _split(text)
-    start = _ensure_section(lines, PROTECTED_HEADING, before=CHANGES_HEADING)
-    end = _section_end(lines, start)
-    last = max((n for n in range(start + 1, end) if parse_protected_line(lines[n])),
-               default=start)
-    reason_text = " ".join(reason.split()) or "no reason given"
-    lines.insert(last + 1, f"- `{file}` — {reason_text} (protected {date})")
-    return _join(lines, eol)
+    return add_listed(text, PROTECTED_HEADING, file, reason, f"protected {date}")
 
 
 def remove_protected(text: str, file: str) -> str:
     """Drop every `## Protected` line naming `file`."""
-    lines, eol = _split(text)
-    start = _find(lines, PROTECTED_HEADING)
+    return remove_listed(text, PROTECTED_HEADING, file)
+
+
+def add_listed(text: str, heading: str, file: str, reason: str, stamp: str) -> str:
+    """Add `- `file` — reason (stamp)` to the list under `heading`, opened before `## Changes`."""
+    bom, lines, eol = _split(text)
+    start = _ensure_section(lines, heading, before=CHANGES_HEADING, eol=eol)
+    end = _section_end(lines, start)
+    last = max((n for n in range(start + 1, end) if parse_protected_line(lines[n])),
+               default=start)
+    reason_text = mask_text(" ".join(reason.split())) or "no reason given"
+    lines[last + 1:last + 1] = _new(eol, f"- `{file}` — {reason_text} ({stamp})")
+    return _join(bom, lines, eol)
+
+
+def remove_listed(text: str, heading: str, file: str) -> str:
+    """Drop every line of the list under `heading` that names `file`."""
+    bom, lines, eol = _split(text)
+    start = _find(lines, heading)
     if start is None:
         return text
     end = _section_end(lines, start)
     keep = [n for n in range(start + 1, end)
             if (item := parse_protected_line(lines[n])) is None or item[0] != file]
     lines[start + 1:end] = [lines[n] for n in keep]
-    return _join(lines, eol)
+    return _join(bom, lines, eol)
 
 
 def add_change_row(text: str, row: ChangeRow) -> str:
     """Append a protection change, restoration, inoculation or update to `## Changes`."""
-    lines, eol = _split(text)
-    start = _ensure_section(lines, CHANGES_HEADING, before=None)
+    bom, lines, eol = _split(text)
+    start = _ensure_section(lines, CHANGES_HEADING, before=None, eol=eol)
     end = _section_end(lines, start)
-    _insert_row(lines, start + 1, end, render_row(row.cells()), CHANGE_COLUMNS)
-    return _join(lines, eol)
+    _insert_row(lines, start + 1, end, render_row(row.cells()), CHANGE_COLUMNS, eol)
+    return _join(bom, lines, eol)
 
 
 def contains_row(text: str, cells: tuple[str, ...]) -> bool:
     """True when this exact row is already in the log (used to keep steps idempotent)."""
     rendered = render_row(cells)
-    return any(line.strip() == rendered for line in text.splitlines())
+    return any(line.strip() == rendered for line in split_ends(text)[0])
 
 
 def _insert_row(lines: list[str], first: int, end: int, row: str,
-                columns: tuple[str, ...]) -> None:
+                columns: tuple[str, ...], eol: str) -> None:
     table = [n for n in range(first, end) if lines[n].lstrip().startswith("|")]
     if not table:
-        lines[first:first] = [*render_header(columns), row]
+        lines[first:first] = _new(eol, *render_header(columns), row)
         return
     last = table[0]
     while last + 1 < end and lines[last + 1].lstrip().startswith("|"):
         last += 1
-    lines.insert(last + 1, row)
+    lines[last + 1:last + 1] = _new(eol, row)
 
 
-def _ensure_section(lines: list[str], heading: str, before: str | None) -> int:
+def _ensure_section(lines: list[str], heading: str, before: str | None, eol: str) -> int:
     found = _find(lines, heading)
     if found is not None:
         return found
@@ -126,20 +141,22 @@ def _ensure_section(lines: list[str], heading: str, before: str | None) -> int:
         block = [heading, *render_header(CHANGE_COLUMNS), ""]
     else:
         block = [heading, ""]
-    if anchor > 0 and lines[anchor - 1].strip():
-        block.insert(0, "")
-    lines[anchor:anchor] = block
-    return anchor + (1 if block[0] == "" else 0)
+    gap = anchor > 0 and bool(lines[anchor - 1].strip())
+    lines[anchor:anchor] = _new(eol, *([""] if gap else []), *block)
+    return anchor + gap
 
 
-def _open_audit(lines: list[str], manifest: str, date: str) -> tuple[list[str], int]:
-    """The audit section of `manifest`, appended (with an empty register) if there is none."""
+def _open_audit(lines: list[str], manifest: str, date: str,
+                eol: str) -> tuple[list[str], int]:
+    """The audit section of `manifest`, appended (with an empty register) if there is none.
+    The lines before it are left as they are, trailing blank lines included."""
     start = _audit_start(lines, manifest)
     if start is not None:
         return lines, start
-    opened = [*_trim_end(lines), "", f"### {date} Audit", f"- Snapshot manifest: {manifest}",
-              "", REGISTER_HEADING, *render_header(REGISTER_COLUMNS)]
-    return opened, len(_trim_end(lines)) + 1
+    gap = [""] if lines and lines[-1].strip() else []
+    opened = _new(eol, *gap, f"### {date} Audit", f"- Snapshot manifest: {manifest}", "",
+                  REGISTER_HEADING, *render_header(REGISTER_COLUMNS))
+    return [*lines, *opened], len(lines) + len(gap)
 
 
 def _audit_start(lines: list[str], manifest: str) -> int | None:
@@ -161,18 +178,21 @@ def _find(lines: list[str], heading: str) -> int | None:
     return next((n for n, ln in enumerate(lines) if ln.strip() == heading), None)
 
 
-def _split(text: str) -> tuple[list[str], str]:
+def _split(text: str) -> tuple[str, list[str], str]:
+    """The BOM (kept apart so headings still match), the lines each with its own ending,
+    and the ending new lines get."""
     if not text.strip():
         text = new_log_text()
-    eol = "\r\n" if "\r\n" in text else "\n"
-    return text.removeprefix("\ufeff").splitlines(), eol
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    bare, ends = split_ends(text[len(bom):])
+    return bom, [line + end for line, end in zip(bare, ends, strict=True)], usual_end(ends)
 
 
-def _trim_end(lines: list[str]) -> list[str]:
-    while lines and not lines[-1].strip():
-        lines = lines[:-1]
-    return lines
+def _new(eol: str, *lines: str) -> list[str]:
+    return [line + eol for line in lines]
 
 
-def _join(lines: list[str], eol: str) -> str:
-    return eol.join(lines) + eol
+def _join(bom: str, lines: list[str], eol: str) -> str:
+    """The text again; a line that had no ending gets one only when a line now follows."""
+    return bom + "".join(line if line.endswith(("\n", "\r")) or n == len(lines) - 1
+                         else line + eol for n, line in enumerate(lines))

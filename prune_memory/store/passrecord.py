@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from prune_memory.state import dir_key, state_subdir
 from prune_memory.store import atomic
-from prune_memory.store.snapshot import copied, read_manifest
+from prune_memory.store.safe_read import read_regular
+from prune_memory.store.snapshot import copied, read_manifest, stored_path
 from prune_memory.store.stepkit import sha256
 
 RECORD_SUFFIX = ".pass.json"
@@ -51,28 +53,40 @@ def tree_state(root: Path) -> dict[str, str]:
         dirs[:] = [d for d in dirs if not (Path(folder) / d).is_symlink()]
         for name in names:
             path = Path(folder) / name
-            if not copied(name, os.lstat(path)):
-                continue
-            found[path.relative_to(root).as_posix()] = sha256(path.read_bytes())
+            if copied(os.lstat(path)):
+                found[path.relative_to(root).as_posix()] = sha256(read_regular(path))
     return found
 
 
-def changes_since(root: Path, manifest: Path) -> dict[str, str | None]:
-    """Each file that differs from the snapshot now: its hash, or None when it is gone."""
+def changes_since(root: Path, manifest: Path,
+                  known: Iterable[str] = ()) -> dict[str, str | None]:
+    """Each file that differs from the snapshot now: its hash, or None when it is gone.
+
+    The manifest stores a name that holds a secret under a digest of it (`stored_path`);
+    such a file that is gone now is named through `known` (the files the pass touched).
+    One that cannot be named is an OSError: the pass cannot be undone whole."""
     before = read_manifest(manifest)
     now = tree_state(root)
     changed: dict[str, str | None] = {rel: digest for rel, digest in now.items()
-                                      if before.get(rel) != digest}
-    changed.update({rel: None for rel in before if rel not in now})
+                                      if before.get(stored_path(rel)) != digest}
+    seen = {stored_path(rel) for rel in now}
+    names = {stored_path(rel): rel for rel in known}
+    for stored in before:
+        if stored in seen:
+            continue
+        if stored not in names and stored != stored_path(stored):
+            raise OSError(f"a file the pass removed is named in the snapshot only by a "
+                          f"digest ({stored})")
+        changed[names.get(stored, stored)] = None
     return changed
 
 
 def save(root: Path, manifest: Path, stamp: str, date: str,
-         register_ids: tuple[str, ...]) -> PassRecord:
+         register_ids: tuple[str, ...], known: Iterable[str] = ()) -> PassRecord:
     """Record what the pass of `manifest` left behind."""
     record = PassRecord(path=passes_dir(root) / f"{stamp}{RECORD_SUFFIX}",
                         manifest=str(manifest), date=date, stamp=stamp,
-                        after=changes_since(root, manifest), register_ids=register_ids)
+                        after=changes_since(root, manifest, known), register_ids=register_ids)
     write(record)
     return record
 

@@ -12,7 +12,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from prune_memory.model import LOG_FILE
-from prune_memory.store.logtable import split_row
+from prune_memory.store.lineends import bare_lines
+from prune_memory.store.logtable import name_from_code, split_row
+from prune_memory.store.safe_read import read_regular
 
 PROTECTED_HEADING = "## Protected"
 CHANGES_HEADING = "## Changes"
@@ -25,7 +27,8 @@ REGISTER_ID = re.compile(r"^(\d{4}-\d{2}-\d{2})-(\d{2,})$")
 _HEADING = re.compile(r"^(#{1,6})\s")
 _BULLET = re.compile(r"^\s*[-*+]\s+(?P<item>.+?)\s*$")
 _FIELD = re.compile(r"^\s*[-*+]\s+(?P<key>[^:]+?):\s*(?P<value>.*?)\s*$")
-_DATE_TAIL = re.compile(r"\s*\((?:protected\s+(?:on\s+)?)?(\d{4}-\d{2}-\d{2})\)\s*$")
+_DATE_TAIL = re.compile(
+    r"\s*\((?:(?:protected|flagged)\s+(?:on\s+)?)?(\d{4}-\d{2}-\d{2})\)\s*$")
 _LINK = re.compile(r"^\[[^\]]*\]\((?P<target>[^)]+)\)")
 _SEPARATORS = "—–-:"
 
@@ -52,7 +55,7 @@ class RegisterRow:
     def file(self) -> str | None:
         """The entry's file name when the summary starts with it in backticks."""
         found = re.match(r"^`([^`]+)`", self.entry)
-        return found.group(1) if found else None
+        return name_from_code(found.group(1)) if found else None
 
     def cells(self) -> tuple[str, ...]:
         return (self.register_id, self.entry, self.type, self.reason, self.tombstone,
@@ -114,17 +117,18 @@ def log_path(root: Path) -> Path:
 def read_log(root: Path) -> PruningLog:
     """The parsed pruning log of `root`; an empty log when the file does not exist yet, or
     is a symlink (never followed: the loader reports it, and every write refuses)."""
-    path = log_path(root)
-    if path.is_symlink() or not path.is_file():
+    try:
+        raw = read_regular(log_path(root))
+    except OSError:  # missing, a symlink (ELOOP), a FIFO or folder: nothing of ours to read
         return PruningLog()
-    return parse_log(path.read_bytes().decode("utf-8", errors="replace"))
+    return parse_log(raw.decode("utf-8", errors="replace"))
 
 
 @lru_cache(maxsize=8)
 def parse_log(text: str) -> PruningLog:
     """Parse the markdown of a pruning log (see DESIGN §5). Cached: a batch reads the
     same text several times per step, and the records are frozen."""
-    lines = text.removeprefix("\ufeff").splitlines()
+    lines = bare_lines(text.removeprefix("\ufeff"))
     protected: list[ProtectedItem] = []
     audits: list[Audit] = []
     changes: list[ChangeRow] = []
@@ -238,19 +242,29 @@ _ROW_ID = re.compile(r"^[ \t]*\|[ \t]*(\d{4}-\d{2}-\d{2})-(\d{2,})[ \t]*\|", re.
 
 def next_register_id_in(text: str, day: str) -> str:
     """`next_register_id` straight from the log's text: cheap enough to call every step."""
-    numbers = [int(m.group(2)) for m in _ROW_ID.finditer(text) if m.group(1) == day]
+    numbers = [int(m.group(2)) for m in _ROW_ID.finditer(_lf(text)) if m.group(1) == day]
     return f"{day}-{max(numbers, default=0) + 1:02d}"
 
 
 def has_register_row(text: str, register_id: str) -> bool:
     pattern = rf"^[ \t]*\|[ \t]*{re.escape(register_id)}[ \t]*\|"
-    return re.search(pattern, text, re.MULTILINE) is not None
+    return re.search(pattern, _lf(text), re.MULTILINE) is not None
+
+
+def _lf(text: str) -> str:
+    """`text` with CR and CRLF line ends read as LF, for the line-anchored searches."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def protected_in(text: str) -> tuple[ProtectedItem, ...]:
     """Just the `## Protected` list (the check every write makes first)."""
-    lines = text.removeprefix("\ufeff").splitlines()
-    start = next((n for n, ln in enumerate(lines) if ln.strip() == PROTECTED_HEADING), None)
+    return listed_in(text, PROTECTED_HEADING)
+
+
+def listed_in(text: str, heading: str) -> tuple[ProtectedItem, ...]:
+    """The `- file — reason (date)` items under a level-2 `heading` (Protected, Flagged)."""
+    lines = bare_lines(text.removeprefix("\ufeff"))
+    start = next((n for n, ln in enumerate(lines) if ln.strip() == heading), None)
     if start is None:
         return ()
     end = next((n for n in range(start + 1, len(lines))

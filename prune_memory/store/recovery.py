@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +12,7 @@ from prune_memory.errors import PruneMemoryError, RefusedError
 from prune_memory.model import TOMBSTONE_DIR
 from prune_memory.store import atomic, journal
 from prune_memory.store.step_indexline import run_restore_line, run_withdraw_line
+from prune_memory.store.step_reaccession import run_reaccession
 from prune_memory.store.step_simple import run_inoculate, run_restore, run_update
 from prune_memory.store.step_undo import run_undo_pass
 from prune_memory.store.step_update import run_revert_update, run_update_entry
@@ -28,6 +30,7 @@ RUNNERS: dict[str, Runner] = {
     "update-entry": run_update_entry,
     "revert-update": run_revert_update,
     "undo-pass": run_undo_pass,
+    "reaccession": run_reaccession,
 }
 
 
@@ -80,12 +83,39 @@ def recover_pending(root: Path) -> Recovery:
     """
     outcomes: list[StepOutcome] = []
     for pending in journal.pending(root):
-        outcome = _runner(pending.step)(root, pending.step)
-        journal.finish(pending.path)
+        runner = _runner(pending.step)
+        try:
+            outcome = runner(root, pending.step)
+        except PruneMemoryError:
+            raise  # a conflict a person must settle: the record stays where it is
+        except OSError as err:
+            if err.errno in _PASSING:
+                raise StepInterrupted(f"recover could not finish {pending.path.name} "
+                                      f"({_why(err)}); fix the cause and run `prune-memory "
+                                      "recover` again") from err
+            outcome = _set_aside(root, pending, _why(err))
+        except (KeyError, TypeError, ValueError) as err:  # a record of a shape we never write
+            outcome = _set_aside(root, pending, f"malformed record: {err!r}")
+        else:
+            journal.finish(pending.path)
         outcomes.append(outcome)
     removed = [*atomic.clean_temps(root), *atomic.clean_temps(root / TOMBSTONE_DIR),
                *journal.clean_temps(root)]
     return Recovery(steps=tuple(outcomes), temps_removed=tuple(str(p) for p in removed))
+
+
+# Errors that pass once space, permissions or the device come back: the step waits for
+# them. Any other (a name too long, a path that cannot exist) never will.
+_PASSING = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EROFS,
+                      errno.EIO, errno.EAGAIN, errno.EBUSY, errno.EINTR, errno.ENOMEM,
+                      errno.EMFILE, errno.ENFILE})
+
+
+def _set_aside(root: Path, pending: journal.Pending, why: str) -> StepOutcome:
+    kept = journal.set_aside(pending.path, root)
+    return StepOutcome(str(pending.step.get("op")), str(pending.step.get("file")),
+                       "set-aside", f"it can never finish ({why}); its record was moved to "
+                       f"{kept} for you to inspect — the files are as the step left them")
 
 
 def _runner(step: dict[str, Any]) -> Runner:

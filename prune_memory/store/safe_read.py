@@ -23,11 +23,31 @@ def require_directory(root: Path) -> Path:
 
 def refuse_linked_own_paths(root: Path) -> None:
     """Before any write: the index, the pruning log and the tombstone folder must not be
-    symlinks. Writing would follow one out of the directory or replace the user's link."""
+    symlinks (writing would follow one out of the directory or replace the user's link),
+    and must be what they claim — a regular file, a folder — when they exist at all (a FIFO
+    would block the reader forever, a folder named MEMORY.md cannot be edited)."""
     for name, kind in ((INDEX_FILE, "file"), (LOG_FILE, "file"), (TOMBSTONE_DIR, "folder")):
         if (root / name).is_symlink():
             raise RefusedError(f"{name} is a symlink; prune-memory never reads or writes "
                                f"through links — put the real {kind} there first")
+        try:
+            mode = os.lstat(root / name).st_mode
+        except FileNotFoundError:
+            continue
+        if not (stat.S_ISDIR(mode) if kind == "folder" else stat.S_ISREG(mode)):
+            raise BadInputError(f"{name} is not a regular {kind}; nothing was changed — put "
+                                f"the real {kind} there (or move it away) first")
+
+
+NAME_MAX = 255  # bytes in one directory entry on every filesystem we write to
+
+
+def is_member_name(name: str) -> bool:
+    """A plain name of an entry directly inside a directory: not empty, not `.` or `..`,
+    no path separator or NUL, short enough for the filesystem. Names from files people can
+    edit (the pruning log, a tombstone header) must pass this before anything is written."""
+    return bool(name) and name not in (".", "..") and not any(c in name for c in "/\\\0") \
+        and len(name.encode("utf-8", "surrogateescape")) <= NAME_MAX
 
 
 def is_inside(root: Path, candidate: Path) -> bool:
@@ -54,9 +74,34 @@ def read_member(root: Path, name: str) -> bytes:
     if info.st_size > MAX_FILE_BYTES:
         raise FileLoadError(name, f"too large ({info.st_size} bytes > {MAX_FILE_BYTES}); skipped")
     try:
-        return path.read_bytes()
+        return read_regular(path)
+    except NotRegularFileError as err:
+        raise FileLoadError(name, "not a regular file") from err
     except OSError as err:
         raise FileLoadError(name, f"cannot read: {err.strerror}") from err
+
+
+class NotRegularFileError(OSError):
+    """The path is a folder, FIFO, socket or device: never read, never waited on."""
+
+
+def read_regular(path: Path) -> bytes:
+    """The bytes of `path` when it is a regular file. It is opened without following a
+    symlink (ELOOP) and without blocking, then checked on the open descriptor, so a FIFO or
+    device put there meanwhile is never waited on (NotRegularFileError). A path that is
+    not a regular file already is not opened at all."""
+    if not stat.S_ISREG(os.lstat(path).st_mode):
+        raise NotRegularFileError(f"{path}: not a regular file")
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegularFileError(f"{path}: not a regular file")
+        chunks: list[bytes] = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def decode_text(name: str, raw: bytes) -> str:

@@ -2,6 +2,8 @@
 
 Symlinks are copied as symlinks and never followed, so a link pointing out of the memory
 directory cannot pull outside files into the copy; the manifest lists regular files only.
+A file or folder whose name holds a secret is stored under a digest of its name
+(`stored_name`), so neither the manifest nor a listing of the snapshot shows the secret.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from prune_memory.store import atomic
+from prune_memory.store.safe_read import read_regular
 
 MANIFEST = "MANIFEST.sha256"
 
@@ -21,7 +24,7 @@ MANIFEST = "MANIFEST.sha256"
 class CopiedTree:
     files: dict[str, str]  # posix path relative to the root → sha256 of the bytes read
     links: tuple[str, ...]  # symlinks recreated as links, not followed
-    skipped: tuple[str, ...]  # sockets, fifos, devices, our own temp files
+    skipped: tuple[str, ...]  # sockets, fifos, devices
 
 
 def copy_tree(source: Path, target: Path) -> CopiedTree:
@@ -30,20 +33,21 @@ def copy_tree(source: Path, target: Path) -> CopiedTree:
     links: list[str] = []
     skipped: list[str] = []
     for folder, dirs, names in os.walk(source, followlinks=False):
-        rel_dir = Path(folder).relative_to(source)
+        rel_dir = Path(stored_path(Path(folder).relative_to(source).as_posix()))
         for name in sorted(dirs):
             src = Path(folder) / name
+            here = rel_dir / stored_name(name)
             if src.is_symlink():
-                links.append(_copy_link(src, target / rel_dir / name, rel_dir / name))
+                links.append(_copy_link(src, target / here, here))
             else:
-                (target / rel_dir / name).mkdir(mode=0o700)
+                (target / here).mkdir(mode=0o700)
         dirs[:] = sorted(d for d in dirs if not (Path(folder) / d).is_symlink())
         for name in sorted(names):
-            src, rel = Path(folder) / name, (rel_dir / name).as_posix()
+            src, rel = Path(folder) / name, (rel_dir / stored_name(name)).as_posix()
             info = os.lstat(src)
             if stat.S_ISLNK(info.st_mode):
                 links.append(_copy_link(src, target / rel, Path(rel)))
-            elif copied(name, info):
+            elif copied(info):
                 files[rel] = _copy_file(src, target / rel, info)
             else:
                 skipped.append(rel)
@@ -51,18 +55,32 @@ def copy_tree(source: Path, target: Path) -> CopiedTree:
     return CopiedTree(files=files, links=tuple(links), skipped=tuple(skipped))
 
 
-def copied(name: str, info: os.stat_result) -> bool:
-    """Whether a snapshot copies this file: regular files, not our own temp files. The undo
-    of a pass compares the directory with the snapshot by this same rule."""
-    return stat.S_ISREG(info.st_mode) and not atomic.is_temp_name(name)
+def copied(info: os.stat_result) -> bool:
+    """Whether a snapshot copies this file: every regular file (a leftover temp file too,
+    since only recorded temp names are ours). The undo of a pass compares the directory
+    with the snapshot by this same rule."""
+    return stat.S_ISREG(info.st_mode)
+
+
+def stored_name(name: str) -> str:
+    """The name a file or folder gets in the snapshot: its own, unless it holds a secret;
+    then `masked-name-<digest of the name>`, which `read_snapshot_file` finds again."""
+    from prune_memory.secrets.mask import mask_text
+
+    if name in ("", ".") or mask_text(name) == name:
+        return name
+    digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()
+    return f"masked-name-{digest[:32]}"
+
+
+def stored_path(rel: str) -> str:
+    return "/".join(stored_name(part) for part in rel.split("/"))
 
 
 def _copy_file(src: Path, dst: Path, info: os.stat_result) -> str:
     """Copy one file into the fresh snapshot folder (no rename needed: nobody reads it
     yet), fsynced; mode and times kept."""
-    fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW)
-    with os.fdopen(fd, "rb") as handle:
-        data = handle.read()
+    data = read_regular(src)
     out = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         atomic.write_all(out, data)
@@ -97,7 +115,8 @@ def write_manifest(target: Path, files: dict[str, str]) -> Path:
 def read_manifest(path: Path) -> dict[str, str]:
     """Path → digest from a manifest in `sha256sum` format."""
     found: dict[str, str] = {}
-    for line in path.read_bytes().decode("utf-8", errors="surrogateescape").splitlines():
+    text = read_regular(path).decode("utf-8", errors="surrogateescape")
+    for line in text.split("\n")[:-1]:  # only "\n" ends a line: a name may hold \f or U+2028
         escaped = line.startswith("\\")
         digest, _, rel = line.removeprefix("\\").partition("  ")
         if escaped:
@@ -107,24 +126,32 @@ def read_manifest(path: Path) -> dict[str, str]:
     return found
 
 
-def verify_manifest(target: Path) -> list[str]:
-    """Problems found re-hashing every file the manifest of `target` names (empty: verified)."""
+def verify_manifest(target: Path, copied: dict[str, str] | None = None) -> list[str]:
+    """Problems found re-hashing every file the manifest of `target` names (empty: verified).
+    With `copied` (what the copy hashed as it read), the manifest must name exactly those
+    files with those hashes: a name it cannot hold exactly would show up here."""
     problems: list[str] = []
-    for rel, digest in read_manifest(target / MANIFEST).items():
-        path = target / rel
-        if path.is_symlink() or not path.is_file():
+    listed = read_manifest(target / MANIFEST)
+    if copied is not None and listed != copied:
+        odd = sorted(set(listed) ^ set(copied))[:3]
+        problems.append(f"the manifest does not name what was copied: {odd!r}")
+    for rel, digest in listed.items():
+        try:
+            data = read_regular(target / rel)
+        except OSError:
             problems.append(f"{rel}: missing from the snapshot")
-        elif hashlib.sha256(path.read_bytes()).hexdigest() != digest:
+            continue
+        if hashlib.sha256(data).hexdigest() != digest:
             problems.append(f"{rel}: bytes differ from the manifest")
     return problems
 
 
 def read_snapshot_file(target: Path, rel: str) -> bytes | None:
     """Bytes of one file of a snapshot, if it is there and matches the manifest."""
-    manifest = target / MANIFEST
-    digest = read_manifest(manifest).get(rel) if manifest.is_file() else None
-    path = target / rel
-    if digest is None or path.is_symlink() or not path.is_file():
+    rel = stored_path(rel)
+    try:
+        digest = read_manifest(target / MANIFEST).get(rel)
+        data = read_regular(target / rel) if digest is not None else b""
+    except OSError:
         return None
-    data = path.read_bytes()
-    return data if hashlib.sha256(data).hexdigest() == digest else None
+    return data if digest is not None and hashlib.sha256(data).hexdigest() == digest else None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from prune_memory.store import indexedit, vault
+from prune_memory.store import atomic, indexedit, vault
 from prune_memory.store.journal import unpack
 from prune_memory.store.linkedits import LinkEdit, revert_edit
 from prune_memory.store.logedit import add_change_row, contains_row
@@ -16,13 +16,13 @@ from prune_memory.store.stepkit import (
     StepOutcome,
     edit_index,
     ensure_file,
+    inside,
     read_log_text,
     read_or_none,
     remove_if,
     sha256,
     sha_or_none,
     write_log_text,
-    write_verified,
 )
 from prune_memory.store.tombstone import IndexLineRecord, read_tombstone
 
@@ -30,9 +30,10 @@ from prune_memory.store.tombstone import IndexLineRecord, read_tombstone
 def run_restore(root: Path, step: Step) -> StepOutcome:
     """Write the original back byte for byte, re-add its index lines, log the restoration."""
     file = step["file"]
+    target = inside(root, file)
     data = restore_bytes(root, step)
     try:
-        ensure_file(root / file, data)
+        ensure_file(target, data)
     except StepConflict:
         return StepOutcome("restore", file, "rolled-back", f"{file} exists with other "
                            "content; nothing was restored — move it away and restore again")
@@ -85,10 +86,11 @@ def restore_bytes(root: Path, step: Step) -> bytes:
 def run_update(root: Path, step: Step) -> StepOutcome:
     """Replace a file's bytes if it still holds what the plan saw; skip if it changed."""
     file = step["file"]
-    current = sha_or_none(root / file)
-    if current == step["before_sha256"]:
-        write_verified(root / file, unpack(step["data"]))
-    elif current != step["after_sha256"]:
+    data = unpack(step["data"])
+    # Not the bytes the update expects: keep them (a late write is even put back).
+    atomic.rewrite(root / file, lambda current: data if current is not None
+                   and sha256(current) == step["before_sha256"] else current)
+    if sha_or_none(root / file) != step["after_sha256"]:
         return StepOutcome("update", file, "rolled-back",
                            f"{file} changed after the update began; left as it is now")
     log_once(root, step["row"])
@@ -113,3 +115,5 @@ def log_once(root: Path, cells: list[str]) -> None:
     text = read_log_text(root)
     if not contains_row(text, tuple(cells)):
         write_log_text(root, add_change_row(text, ChangeRow(*cells)))
+
+

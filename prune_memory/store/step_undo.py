@@ -8,7 +8,7 @@ empty. Each part looks at the disk first, so a run interrupted anywhere finishes
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from prune_memory.store import atomic
 from prune_memory.store.snapshot import read_snapshot_file
@@ -26,7 +26,7 @@ from prune_memory.store.stepkit import (
 def run_undo_pass(root: Path, step: Step) -> StepOutcome:
     """Put every recorded file back as the snapshot holds it (or remove it)."""
     snapshot = Path(step["snapshot"])
-    files = [(str(rel), after, before) for rel, after, before in step["files"]]
+    files = [(_relative(rel), after, before) for rel, after, before in step["files"]]
     for rel, after, before in sorted(files, key=lambda f: f[2] is None):
         current = sha_or_none(root / rel)
         if current == before:
@@ -40,9 +40,19 @@ def run_undo_pass(root: Path, step: Step) -> StepOutcome:
         if data is None or sha256(data) != before:
             raise StepConflict(f"{rel} is missing from the snapshot {snapshot}")
         write_verified(root / rel, data)
-    for rel in sorted(step.get("dirs", []), key=len, reverse=True):
+    for rel in sorted((_relative(d) for d in step.get("dirs", [])), key=len, reverse=True):
         _remove_if_empty(root / rel)
     return StepOutcome("undo", step["file"], "done", f"{len(files)} file(s) put back")
+
+
+def _relative(rel: object) -> str:
+    """A path under the memory directory, as the pass record names it; anything else is a
+    record the tool never writes (ValueError: `recover` sets it aside)."""
+    path = PurePosixPath(str(rel))
+    if not str(rel) or path.is_absolute() or ".." in path.parts:
+        raise ValueError(f"undo record names {rel!r}, which is not inside the memory "
+                         "directory")
+    return str(rel)
 
 
 def _remove_if_empty(folder: Path) -> None:

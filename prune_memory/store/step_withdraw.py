@@ -13,6 +13,7 @@ from prune_memory.store import indexedit
 from prune_memory.store.journal import unpack
 from prune_memory.store.linkedits import LinkEdit, apply_edit, revert_edit
 from prune_memory.store.logedit import add_change_row, add_register_row
+from prune_memory.store.logtable import code_name
 from prune_memory.store.pruninglog import ChangeRow, RegisterRow, has_register_row, parse_log
 from prune_memory.store.stepkit import (
     Step,
@@ -20,6 +21,7 @@ from prune_memory.store.stepkit import (
     StepOutcome,
     edit_index,
     ensure_file,
+    inside,
     read_log_text,
     read_or_none,
     remove_if,
@@ -33,6 +35,9 @@ from prune_memory.store.tombstone import IndexLineRecord
 def run_withdraw(root: Path, step: Step) -> StepOutcome:
     """Carry out (or finish) one withdrawal step described by its journal record."""
     file = step["file"]
+    for name in (file, step["tombstone"], *([step["superseded"]["file"]]
+                                            if step.get("superseded") else [])):
+        inside(root, name)
     current = sha_or_none(root / file)
     committed = _row_written(root, step)
     if current not in (None, step["original_sha256"]):
@@ -107,7 +112,7 @@ def _cancel(root: Path, step: Step) -> StepOutcome:
     edit_index(root, lambda raw: indexedit.restore_lines(raw, _records(step)))
     for edit in link_edits(step):
         revert_edit(root, edit)
-    row = ChangeRow(step["date"], "withdrawal-cancelled", f"`{step['file']}`",
+    row = ChangeRow(step["date"], "withdrawal-cancelled", code_name(step["file"]),
                     step["register_id"], "the file changed during the withdrawal; the newer "
                     f"text was kept, the tombstone {step['tombstone']} holds the older one")
     text = read_log_text(root)

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from prune_memory.errors import PruneMemoryError, RefusedError
-from prune_memory.model import INDEX_FILE, LOG_FILE, OWN_FILES
+from prune_memory.model import INDEX_FILE, LOG_FILE, OWN_FILES, TOMBSTONE_DIR
 from prune_memory.store import atomic
+from prune_memory.store.safe_read import NotRegularFileError, is_member_name, read_regular
 
 # A journal record of one step, as the journal stores it.
 Step = dict[str, Any]
@@ -40,13 +41,17 @@ def sha256(data: bytes) -> str:
 
 
 def read_or_none(path: Path) -> bytes | None:
-    """Bytes of a regular file; None when there is no file (a symlink counts as changed)."""
+    """Bytes of a regular file; None when there is no file. A symlink, folder, FIFO or
+    device counts as changed (bytes no file of ours can hold) and is never followed or
+    waited on."""
     try:
         if path.is_symlink():
             return b"\0symlink:" + os.readlink(path).encode()
-        return path.read_bytes()
+        return read_regular(path)
     except FileNotFoundError:
         return None
+    except NotRegularFileError:
+        return b"\0not a regular file"
 
 
 def sha_or_none(path: Path) -> str | None:
@@ -82,30 +87,42 @@ def remove_if(path: Path, expected_sha: str) -> bool:
 
 
 def edit_index(root: Path, change: Callable[[bytes], bytes]) -> bool:
-    """Apply `change` to MEMORY.md (empty when missing) and write it if the bytes differ."""
-    path = root / INDEX_FILE
-    before = read_or_none(path)
-    after = change(before or b"")
-    if after == (before or b"") or (before is None and not after):
-        return False
-    atomic.atomic_write(path, after)
-    return True
+    """Apply `change` to MEMORY.md (empty when missing) and write it if the bytes differ.
+    Lines another process adds meanwhile are kept (`atomic.rewrite`)."""
+    def edited(before: bytes | None) -> bytes | None:
+        after = change(before or b"")
+        return None if before is None and not after else after
+
+    return atomic.rewrite(root / INDEX_FILE, edited)
 
 
 def read_log_text(root: Path) -> str:
+    """The pruning log as text that encodes back to the same bytes: bytes that are not
+    UTF-8 (a hand edit in latin-1, say) ride along as surrogate escapes."""
     data = read_or_none(root / LOG_FILE)
-    return "" if data is None else data.decode("utf-8", errors="replace")
+    return "" if data is None else data.decode("utf-8", errors="surrogateescape")
 
 
 def write_log_text(root: Path, text: str) -> None:
     """Replace the pruning log; a full disk or a permission problem is refused, not a crash
     (the atomic write leaves the old log as it was)."""
     try:
-        atomic.atomic_write(root / LOG_FILE, text.encode("utf-8"))
+        atomic.atomic_write(root / LOG_FILE, text.encode("utf-8", errors="surrogateescape"))
     except OSError as err:
         raise RefusedError(f"cannot write {LOG_FILE} ({err.strerror or err}); it is "
                            "unchanged — free space or fix permissions, then run the command "
                            "again") from err
+
+
+def inside(root: Path, rel: str) -> Path:
+    """`root / rel` for a name a journal record gives: a plain name, or one directly in
+    the tombstone folder. Anything else is a record the tool never writes (ValueError:
+    `recover` sets it aside) — a step never writes outside the memory directory."""
+    folder, _, name = rel.rpartition("/")
+    if folder not in ("", TOMBSTONE_DIR) or not is_member_name(name):
+        raise ValueError(f"journal record names {rel!r}, which is not a file of the memory "
+                         "directory")
+    return root / rel
 
 
 def list_names(folder: Path) -> set[str]:

@@ -26,8 +26,11 @@ import yaml
 from prune_memory.errors import BadInputError
 from prune_memory.model import TOMBSTONE_DIR
 from prune_memory.resources import read_template
+from prune_memory.secrets.mask import mask_text
 from prune_memory.store.frontmatter_parse import bounded_json
 from prune_memory.store.index_facts import index_line_number
+from prune_memory.store.logtable import keeps_exactly
+from prune_memory.store.safe_read import NAME_MAX, read_regular
 from prune_memory.store.yamlvalue import flow, scalar
 
 CONTRACT_FIELDS = ("name", "description", "deaccessioned_at", "reason", "rule",
@@ -98,7 +101,9 @@ class TombstoneHeader:
 
     @property
     def name(self) -> str:
-        return f"withdrawn-{Path(tombstone_base(self.original_file)).stem}"
+        """What recall shows of the tombstone: the stem, any secret in it masked (only
+        `original_file` keeps the name exactly, for restore)."""
+        return f"withdrawn-{mask_text(Path(tombstone_base(self.original_file)).stem)}"
 
     @property
     def description(self) -> str:
@@ -184,12 +189,21 @@ def tombstone_base(original_file: str) -> str:
 
 
 def tombstone_name(original_file: str, taken: set[str], register_id: str) -> str:
-    """`deaccessioned/<name>`, or `<stem>.<register id>.md` when that name is already used."""
+    """`deaccessioned/<name>`, or `<stem>.<register id>.md` when that name is already used,
+    or when the name would not survive the register's Tombstone column as it is (runs of
+    white space, line breaks, anything unprintable) or carries a secret: then the stem is
+    masked and every such character becomes `_`. The header keeps the exact name."""
     base = tombstone_base(original_file)
     plain = f"{TOMBSTONE_DIR}/{base}"
-    if plain not in taken:
+    if plain not in taken and keeps_exactly(base) and mask_text(base) == base:
         return plain
-    return f"{TOMBSTONE_DIR}/{Path(base).stem}.{register_id}.md"
+    tail = f".{register_id}.md"  # unique with the register id; the stem is cut to fit
+    stem = "".join(c if keeps_exactly(c) or c == " " else "_"
+                   for c in mask_text(Path(base).stem))
+    stem = stem if keeps_exactly(stem) else stem.replace(" ", "_")
+    room = NAME_MAX - len(tail.encode("utf-8"))
+    cut = stem.encode("utf-8", "surrogateescape")[:room].decode("utf-8", "ignore")
+    return f"{TOMBSTONE_DIR}/{cut}{tail}"
 
 
 def sha256(data: bytes) -> str:
@@ -215,9 +229,7 @@ def read_tombstone(root: Path, rel: str) -> Tombstone | None:
     if folder != TOMBSTONE_DIR or not name or "/" in name or "\\" in name \
             or name in (".", "..") or (root / TOMBSTONE_DIR).is_symlink():
         return None
-    if path.is_symlink() or not path.is_file():
-        return None
     try:
-        return parse_tombstone(path.read_bytes())
-    except (BadInputError, ValueError, KeyError):
+        return parse_tombstone(read_regular(path))
+    except (OSError, BadInputError, ValueError, KeyError):
         return None

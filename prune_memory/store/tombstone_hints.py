@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from prune_memory.model import TOMBSTONE_DIR
+from prune_memory.store.safe_read import read_regular
 from prune_memory.store.tombstone import IndexLineRecord, read_tombstone
 
 
@@ -43,7 +44,10 @@ def _cached_records(path: Path) -> list[IndexLineRecord] | None:
     info = path.stat()
     key = (str(path), info.st_ino, info.st_size, info.st_mtime_ns)
     if key not in _RECORDS:
-        _RECORDS[key] = _quick_records(path.read_bytes())
+        try:
+            _RECORDS[key] = _quick_records(read_regular(path))
+        except OSError:
+            return None
     return _RECORDS[key]
 
 

@@ -10,7 +10,9 @@ from typing import Any
 import yaml
 from yaml.reader import Reader
 
-_NON_PRINTABLE = Reader.NON_PRINTABLE
+# What YAML must not see raw in a one-line scalar: its non-printable characters, and the
+# ones it reads as line breaks (NEL, LS, PS) though JSON leaves them as they are.
+_ESCAPE = re.compile(f"{Reader.NON_PRINTABLE.pattern}|[\x85\u2028\u2029]")
 
 
 def scalar(value: str) -> str:
@@ -19,13 +21,13 @@ def scalar(value: str) -> str:
         return value
     quoted = json.dumps(value, ensure_ascii=False)
     # YAML refuses some characters JSON leaves raw (DEL, C1 controls…): escape those too.
-    return _NON_PRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)
+    return _ESCAPE.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)
 
 
 def flow(value: Any) -> str:
     """A list or mapping as one line of YAML flow (JSON is a subset YAML reads)."""
-    return _NON_PRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}",
-                              json.dumps(value, ensure_ascii=False))
+    return _ESCAPE.sub(lambda m: f"\\u{ord(m.group()):04x}",
+                       json.dumps(value, ensure_ascii=False))
 
 
 _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_ .,/()'+-]*|[0-9a-f]*[a-f][0-9a-f]*")
@@ -38,6 +40,6 @@ def _plain_reads_back(value: str) -> bool:
         return True  # plain words, or hex with a letter in it: YAML keeps these as text
     try:
         loaded = yaml.safe_load(f"k: {value}")
-    except yaml.YAMLError:
+    except (yaml.YAMLError, ValueError):  # ValueError: a date-shaped value that is no date
         return False
     return isinstance(loaded, dict) and loaded.get("k") == value

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.store import journal, lock
+from prune_memory.store import atomic, journal, lock
 from prune_memory.store.pruninglog import read_log
 from tests.conftest import CliResult, topic, write_tree
 
@@ -109,7 +109,10 @@ def test_a_held_lock_refuses_and_recover_settles_a_journal(cli: Cli, memory: Pat
     finally:
         lock.release(held)
     assert "nothing to recover" in cli("recover", memory).out
-    (memory / ".MEMORY.md.0badc0de.pm-tmp").write_bytes(b"half")
+    ours = memory / f".{'0badc0de' * 4}.pm-tmp"
+    atomic._note_temp(ours)  # as an interrupted atomic_write leaves it
+    ours.write_bytes(b"half")
+    (memory / ".MEMORY.md.0badc0de.pm-tmp").write_bytes(b"a user's file")
     row = ["2026-11-29", "inoculated", "`project_ci.md`", "N/A", "interrupted"]
     journal.begin(memory, {"op": "inoculate", "file": "project_ci.md", "row": row,
                            "superseded": {"file": "superseded_x.md", "data": "", "index_line":
@@ -117,6 +120,7 @@ def test_a_held_lock_refuses_and_recover_settles_a_journal(cli: Cli, memory: Pat
     done = cli("recover", memory)
     assert done.code == 0, done.err
     assert "inoculate project_ci.md: done" in done.out and "pm-tmp" in done.out
+    assert not ours.exists() and (memory / ".MEMORY.md.0badc0de.pm-tmp").exists()
     assert not journal.pending(memory)
     assert "](superseded_x.md)" in (memory / "MEMORY.md").read_text()
     assert read_log(memory).changes[0].reason == "interrupted"

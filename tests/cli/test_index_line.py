@@ -15,6 +15,9 @@ from prune_memory.store.pruninglog import read_log
 from prune_memory.store.tombstone import parse_tombstone
 from tests.conftest import CliResult, topic, write_tree
 
+# These tests drive the write engine through `run --yes`: every evidence class is trusted.
+pytestmark = pytest.mark.usefixtures("trust_all")
+
 Cli = Callable[..., CliResult]
 NOW = "2026-11-29T12:00:00Z"
 INDEX = ("# Memory\r\n\r\n## Project\r\n- [Auth](project_auth.md) — login flow\r\n"

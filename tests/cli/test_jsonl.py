@@ -97,3 +97,23 @@ def test_every_jsonl_command_has_an_example(cli: Cli) -> None:
         result = cli("jsonl", command, "--help")
         assert result.code == 0
         assert any(line.strip().startswith("Example:") for line in result.out.splitlines())
+
+
+def test_prune_backs_up_the_store_first_with_a_dated_name(cli: Cli, tmp_path: Path) -> None:
+    store = write_store(tmp_path / "memories.jsonl")
+    before = store.read_bytes()
+    args = ("jsonl", "prune", store, "--out", tmp_path / "k.jsonl", "--archive",
+            tmp_path / "a.jsonl", "--now", NOW)
+    result = cli(*args)
+    backup = tmp_path / "memories.jsonl.bak-20261012T000000Z"
+    assert json.loads(result.out)["backup"] == str(backup)
+    assert backup.read_bytes() == before
+    assert json.loads(cli(*args).out)["backup"] == str(backup)  # same bytes: reused
+    store.write_bytes(before + b"\n")
+    again = json.loads(cli(*args).out)["backup"]
+    assert again == f"{backup}-2" and Path(again).read_bytes() == before + b"\n"
+    elsewhere = tmp_path / "backups"
+    elsewhere.mkdir()
+    moved = json.loads(cli(*args, "--backup-dir", elsewhere).out)["backup"]
+    assert Path(moved).parent == elsewhere
+    assert cli(*args, "--backup-dir", tmp_path / "absent").code == 2

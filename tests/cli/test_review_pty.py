@@ -20,6 +20,9 @@ import pytest
 from prune_memory.store.pruninglog import read_log
 from tests.conftest import ROOT, CliResult, tree_hash
 
+# These tests drive the write engine through `run --yes`: every evidence class is trusted.
+pytestmark = pytest.mark.usefixtures("trust_all")
+
 NOW = "2026-11-29T12:00:00Z"
 TOTAL = 20  # proposals the demo plan asks about
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")

@@ -13,6 +13,9 @@ import pytest
 from prune_memory.store.pruninglog import read_log
 from tests.conftest import CliResult, tree_hash
 
+# These tests drive the write engine through `run --yes`: every evidence class is trusted.
+pytestmark = pytest.mark.usefixtures("trust_all")
+
 Cli = Callable[..., CliResult]
 NOW = "2026-11-29T12:00:00Z"
 
@@ -42,7 +45,7 @@ def test_every_withdrawal_has_a_tombstone_and_a_register_row(
     memory, original, _ = ran
     log = read_log(memory)
     rows = [r for a in log.audits if a.date == "2026-11-29" for r in a.rows]
-    assert len(rows) == 8
+    assert len(rows) == 9
     for row in rows:
         tombstone = memory / row.tombstone
         assert tombstone.is_file()
@@ -77,8 +80,8 @@ def test_scan_is_clean_and_a_new_plan_withdraws_nothing(
 def test_audit_section_has_every_field(ran: tuple[Path, Path, Path]) -> None:
     memory, _, snaps = ran
     audit = next(a for a in read_log(memory).audits if a.date == "2026-11-29")
-    assert audit.fields["Entries audited"] == "35"
-    assert audit.fields["Entries withdrawn"].startswith("8 (")
+    assert audit.fields["Entries audited"] == "39"
+    assert audit.fields["Entries withdrawn"].startswith("9 (")
     assert audit.manifest is not None and audit.manifest.startswith(str(snaps))
     for key in ("Entries updated", "Staleness found", "Fidelity failures", "Protected"):
         assert key in audit.fields
@@ -161,7 +164,7 @@ def test_a_second_writer_is_refused_while_a_pass_holds_the_lock(
 
 def test_bad_file_is_reported_left_alone_and_the_pass_goes_on(
         cli: Cli, demo_memory: Path, demo_repo: Path, tmp_path: Path) -> None:
-    (demo_memory / "broken.md").write_bytes(b"---\nname: [oops\n---\nbody\n")
+    (demo_memory / "broken.md").write_bytes(b"---\n{oops\n---\nbody\n")
     before = (demo_memory / "broken.md").read_bytes()
     result = cli("run", demo_memory, "--repo", demo_repo, "--yes", "--now", NOW,
                  "--snapshot-dir", tmp_path / "snaps")

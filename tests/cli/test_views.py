@@ -58,11 +58,9 @@ def _outside_symlink(root: Path) -> None:
 
 
 BAD_INPUTS: dict[str, Callable[[Path], None]] = {
-    "malformed-frontmatter": lambda r: (r / "bad.md").write_text("---\nname: [x\n---\nb\n"),
+    "malformed-frontmatter": lambda r: (r / "bad.md").write_text("---\n{x\n---\nb\n"),
     "non-utf8": lambda r: (r / "bad.md").write_bytes(b"\xff\xfe\xfa"),
     "symlink-out": _outside_symlink,
-    "index-link-out": lambda r: (r / "MEMORY.md").write_text(
-        "- [A](a.md)\n- [p](../../etc/passwd)\n"),
     "huge-file": lambda r: (r / "big.md").write_bytes(b"a" * (MAX_FILE_BYTES + 10)),
 }
 
@@ -81,6 +79,19 @@ def test_bad_input_is_exit_2_one_line_nothing_changed(
     assert tree_hash(tmp_path) == before
     if command == "inventory":  # the good file was still processed
         assert "a.md" in [e["file"] for e in json.loads(result.out)["entries"]]
+
+
+def test_an_index_line_leaving_the_directory_is_a_scan_finding_not_bad_input(
+        cli: Cli, tmp_path: Path) -> None:
+    """Real indexes point at project files with `../`: scan reports the line (exit 1) and
+    never opens the target; inventory reads everything else as usual."""
+    root = write_tree(tmp_path / "memory", GOOD)
+    (root / "MEMORY.md").write_text("- [A](a.md)\n- [p](../../etc/passwd)\n")
+    scanned = cli("scan", root, "--json")
+    assert scanned.code == 1
+    assert [(o["line"], o["target"]) for o in json.loads(scanned.out)["outside"]] == [
+        (2, "../../etc/passwd")]
+    assert cli("inventory", root, "--json").code == 0
 
 
 @pytest.mark.parametrize("command", ["inventory", "scan"])

@@ -179,3 +179,31 @@ def test_the_file_mode_is_kept(tmp_path: Path) -> None:
     path.chmod(0o600)
     install_hooks(path, ours(), NOW)
     assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_symlinked_settings_file_is_written_through_its_link(tmp_path: Path) -> None:
+    real = save(tmp_path / "dotfiles" / "claude-settings.json", OTHERS)
+    link = tmp_path / ".claude" / "settings.json"
+    link.parent.mkdir()
+    link.symlink_to(real)
+    original = real.read_bytes()
+    install_hooks(link, ours(), NOW)
+    assert link.is_symlink() and link.resolve() == real
+    assert any(is_ours(g["hooks"][0]) for g in load(real)["hooks"]["PreToolUse"])
+    uninstall_hooks(link, LATER)
+    assert link.is_symlink() and real.read_bytes() == original
+    # backups sit under the state directory, beside neither the link nor the real file
+    assert not list(link.parent.glob("*.bak-*")) and not list(real.parent.glob("*.bak-*"))
+
+
+def test_uninstall_gives_back_the_original_bytes_only_when_nothing_else_changed(
+        tmp_path: Path) -> None:
+    path = save(tmp_path / "settings.json", OTHERS)  # indent=4: not how we would write it
+    original = path.read_bytes()
+    install_hooks(path, ours(), NOW)
+    uninstall_hooks(path, LATER)
+    assert path.read_bytes() == original
+    install_hooks(path, ours(), NOW)
+    save(path, {**load(path), "model": "sonnet"})  # the user changed something meanwhile
+    uninstall_hooks(path, LATER)
+    assert path.read_bytes() != original and load(path) == {**OTHERS, "model": "sonnet"}

@@ -53,7 +53,7 @@ def test_merged_pull_request(repo: GitRepo) -> None:
 
 def test_no_closing_commit_leaves_the_claim_unverifiable(repo: GitRepo) -> None:
     report = run(repo, "Issue #99 is in progress.\n")
-    assert report.findings["a.md"] == ()
+    assert [f.code for f in report.findings["a.md"]] == [FindingCode.UNVERIFIABLE]
     assert [c.verdict for c in report.claims["a.md"]] == [Verdict.UNVERIFIABLE]
 
 

@@ -9,6 +9,7 @@ survive: the changed file as it now is, a line added to the index.
 from __future__ import annotations
 
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,9 +22,13 @@ from prune_memory.errors import ExitCode
 from prune_memory.model import INDEX_FILE
 from prune_memory.plan import Plan
 from prune_memory.stages.review import AUTO_APPLIED
+from prune_memory.store.pruninglog import read_log
 from tests.conftest import CliResult
 from tests.jsonstore.storegen import Shares
-from tests.proof.harness import Baseline, assert_whole
+from tests.proof.harness import Baseline, assert_whole, cli_argv, cli_env
+
+# These tests drive the write engine through `run --yes`: every evidence class is trusted.
+pytestmark = pytest.mark.usefixtures("trust_all")
 
 NOW = "2026-11-29T12:00:00+00:00"
 SHARES = MemoryShares(text=Shares(exact=0.05, near=0.02, negation=0.02), ephemeral=0.25,
@@ -107,3 +112,56 @@ def test_a_file_deleted_after_the_plan_is_skipped_and_the_rest_proceed(
         assert (root / "deaccessioned" / other).exists()
     bodies = {name: body for name, body in base.bodies.items() if name != gone}
     assert_whole(root, Baseline(bodies, base.dangling | {gone}))
+
+
+APPENDER = """
+import os, sys, time
+path, stop = sys.argv[1], sys.argv[2]
+n = 0
+while not os.path.exists(stop):
+    n += 1
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+    os.write(fd, f"Note {n} appended by another session.\\n".encode())
+    os.close(fd)
+    time.sleep(0.0005)
+print(n)
+"""
+
+
+def test_lines_appended_to_the_index_during_a_run_are_all_kept(
+        cli: Callable[..., CliResult], memory: tuple[Path, Path], tmp_path: Path) -> None:
+    """Claude Code may write MEMORY.md at any moment: a process appends a line every half
+    millisecond for the whole of `run --yes`; every one of them must be there afterwards."""
+    root, repo = memory
+    stop = tmp_path / "stop"
+    writer = subprocess.Popen([sys.executable, "-c", APPENDER, str(root / INDEX_FILE),
+                               str(stop)], stdout=subprocess.PIPE, text=True)
+    try:
+        result = cli("run", root, "--repo", repo, "--yes", "--now", NOW)
+    finally:
+        stop.touch()
+        appended = int(writer.communicate(timeout=60)[0])
+    assert result.code == ExitCode.OK, result.err
+    assert len(list((root / "deaccessioned").iterdir())) >= 5 and appended > 100
+    index = (root / INDEX_FILE).read_text()
+    missing = [n for n in range(1, appended + 1)
+               if f"Note {n} appended by another session.\n" not in index]
+    assert not missing, f"{len(missing)} of {appended} appended lines lost"
+
+
+def test_two_runs_with_different_state_directories_never_interleave(
+        memory: tuple[Path, Path], tmp_path: Path) -> None:
+    """The pid lock lives under XDG_STATE_HOME; the flock on the memory directory is what
+    two processes with different state homes share. Each run finishes or is refused whole:
+    no register id twice, every tombstone with its one row."""
+    root, repo = memory
+    argv = [*cli_argv(), "run", str(root), "--repo", str(repo), "--yes", "--now", NOW]
+    runs = [subprocess.Popen(argv, env=cli_env(tmp_path / f"state-{n}"), text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE) for n in (1, 2)]
+    codes = [(run.wait(timeout=300), run.stderr.read() if run.stderr else "") for run in runs]
+    assert {code for code, _ in codes} <= {ExitCode.OK, ExitCode.REFUSED}, codes
+    assert ExitCode.OK in {code for code, _ in codes}
+    rows = read_log(root).rows
+    assert len({row.register_id for row in rows}) == len(rows) >= 5
+    assert sorted(p.name for p in (root / "deaccessioned").iterdir()) == \
+        sorted(Path(row.tombstone).name for row in rows)

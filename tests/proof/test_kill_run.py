@@ -22,9 +22,12 @@ from pathlib import Path
 import pytest
 
 from bench.gen_store import MemoryShares, write_memory_dir
-from tests.conftest import CliResult
+from tests.conftest import CliResult, write_trust_config
 from tests.jsonstore.storegen import Shares
 from tests.proof.harness import Baseline, assert_whole, cli_argv, cli_env
+
+# These tests drive the write engine through `run --yes`: every evidence class is trusted.
+pytestmark = pytest.mark.usefixtures("trust_all")
 
 ENTRIES = 1000
 NOW = "2026-11-29T12:00:00+00:00"
@@ -53,7 +56,9 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     shutil.copytree(source, base / "full")
     argv = [*cli_argv(), "run", str(base / "full"), "--repo", str(repo), "--yes", "--now", NOW]
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, env=cli_env(base / "state"), stdout=subprocess.DEVNULL,
+    write_trust_config(base / "config")
+    env = {**cli_env(base / "state"), "XDG_CONFIG_HOME": str(base / "config")}
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
     plan_s = None
     while proc.poll() is None:

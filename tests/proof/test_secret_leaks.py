@@ -152,3 +152,81 @@ def test_a_crash_report_masks_the_secret(cli: Callable[..., CliResult],
     report = Path(crashed.err.rsplit("crash report: ", 1)[1].strip())
     assert "could not parse" in report.read_text()
     assert_no_leak([crashed], Path(os.environ["XDG_STATE_HOME"]), values)
+
+
+def test_no_text_the_tool_writes_copies_a_secret(cli: Callable[..., CliResult],
+                                                  tmp_path: Path, demo_repo: Path) -> None:
+    """The tool's own writes: an orphan re-indexed with a secret in its description, a file
+    whose name holds a token, a register row of an entry whose description holds one, a
+    counter-memory drafted from a body that holds one. None of MEMORY.md, the pruning log,
+    the counter-memories, a tombstone's shown name, the snapshot's manifest and listing or
+    any output may carry the value."""
+    import shutil
+
+    from tests.conftest import DEMO_MEMORY
+
+    token = next(s.value for s in secrets() if s.kind.startswith("github"))
+    other = [s.value for s in secrets() if len(s.value) >= 20][7]
+    root = Path(shutil.copytree(DEMO_MEMORY, tmp_path / "memory"))
+    (root / "project_deploy_notes.md").write_text(topic(
+        "deploy-notes", "Deploy steps for staging.", description=f"Deploy with {token} now"))
+    (root / f"note_{token}.md").write_text(topic("n", "Currently debugging the upload."))
+    for name, old, new in (
+            ("project_token_cache_abandoned.md", "In April 2026", f"In April 2026 ({other})"),
+            ("project_login_flake_session.md", "description: Where",
+             f"description: {token} Where")):
+        (root / name).write_text((root / name).read_text().replace(old, new, 1))
+    state = Path(os.environ["XDG_STATE_HOME"])
+    results = [cli(*args) for args in (
+        ("plan", root, "--json", "--repo", demo_repo, "--now", NOW), ("inventory", root, "--json"),
+        ("scan", root, "--json"), ("inventory", root), ("plan", root, "--repo", demo_repo),
+        ("run", root, "--repo", demo_repo, "--yes", "--now", NOW), ("scan", root))]
+    assert results[5].code == ExitCode.OK, results[5].err
+    values = [token, other]
+    for result in results:
+        assert not leaks((result.out + result.err).encode(), values), result
+    assert "Re-indexed by prune-memory" in (root / "MEMORY.md").read_text()  # it was re-indexed
+    written = [root / "MEMORY.md", root / "pruning-log.md", *root.glob("superseded_*.md")]
+    for path in written:
+        assert not leaks(path.read_bytes(), values), path
+    for stone in (root / "deaccessioned").iterdir():
+        assert token not in stone.name
+        header = stone.read_bytes().split(b"\n---\n", 1)[0]
+        shown = b"\n".join(ln for ln in header.splitlines()
+                           if not ln.startswith(b"original_file:"))  # the exact name, kept
+        assert not leaks(shown, values), stone
+    for path in (state / "prune-memory" / "snapshots").rglob("*"):
+        assert token not in path.name
+        if path.name == "MANIFEST.sha256":
+            assert not leaks(path.read_bytes(), values)
+    assert_no_leak([], state, values)
+
+
+def test_the_gate_never_names_a_secret_in_a_file_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from prune_memory.hooks.gate import Mode, answer, decide
+    from tests.hooks.conftest import TOKEN, write
+
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
+    memory = tmp_path / "claude" / "projects" / "-work-app" / "memory"
+    memory.mkdir(parents=True)
+    target = memory / f"project_{TOKEN}.md"
+    out = answer(decide(write(target, f"Deploys push with {TOKEN}.\n"), Mode.STRICT))
+    assert out is not None and TOKEN not in out and "github-token" in out
+
+
+def test_a_secret_cut_by_a_short_summary_leaves_no_part_behind(
+        cli: Callable[..., CliResult], tmp_path: Path) -> None:
+    """The register's summary is cut to 90 characters: a token that straddles the cut was
+    once cut first and masked after, so the half before the cut stayed in the log."""
+    token = next(s.value for s in secrets() if s.kind.startswith("github"))
+    description = "x" * 80 + f" {token} and more words after it"
+    root = write_tree(tmp_path / "memory", {
+        "MEMORY.md": "- [Ci](project_ci.md) — ci\n",
+        "project_ci.md": topic("ci", "Jenkins", description=description)})
+    done = cli("withdraw", root / "project_ci.md", "--reason", f"moved; was {token} " * 40)
+    assert done.code == ExitCode.OK, done.err
+    log = (root / "pruning-log.md").read_text()
+    assert token[4:12] not in log and "github-token" in log
+    (row,) = [line for line in log.splitlines() if line.startswith("| 2026") or "moved" in line]
+    assert len(row) < 600  # the reason is cut too; the tombstone keeps it whole

@@ -25,6 +25,9 @@ from prune_memory.errors import ExitCode
 from tests.conftest import CliResult, topic, tree_hash, write_tree
 from tests.proof.audit_runner import recording
 
+# These tests drive the write engine through `run --yes`: every evidence class is trusted.
+pytestmark = pytest.mark.usefixtures("trust_all")
+
 NOW = "2026-11-29T12:00:00+00:00"
 CANARY = "CANARY-7f3a: outside text that must never be read"
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
@@ -138,12 +141,11 @@ def test_index_links_that_leave_the_directory_are_reported_never_opened(place: P
              f"<{escape}>", f"./{escape}#frag"])))
     before = tree_hash(place.outside)
     code, events, err = place.run("plan", place.memory, "--repo", place.repo, "--json")
-    assert code == ExitCode.BAD_INPUT and "links outside the memory directory" in err
+    assert code == ExitCode.OK, err  # reported on their lines, not a file the pass rejects
     assert_contained(place, events)
     code, events, err = place.run("run", place.memory, "--repo", place.repo, "--yes",
                                   "--now", NOW)
-    # 2 only when nothing changed: a pass that applied changes around them exits 1.
-    assert code in (ExitCode.OK, ExitCode.FINDINGS, ExitCode.BAD_INPUT), err
+    assert code == ExitCode.OK, err  # the links are a finding on their line, not bad input
     assert_contained(place, events)
     assert not any(e["path"].endswith("passwd") for e in events)
     assert "../../etc/passwd" in index.read_text()  # not the tool's to remove

@@ -1,8 +1,9 @@
 """ENOSPC and EACCES at every write step of `run --yes`, then `recover`: nothing is lost.
 
-A clean run is counted first: every call of `atomic.atomic_write`, `atomic.remove_file`
-and `atomic.make_dir` is a write step (the engine's only ways to change a file). Then, for
-each step k and each error, a fresh copy of the directory is run with that step failing.
+A clean run is counted first: every call of `atomic.atomic_write`, `atomic.rewrite`,
+`atomic.remove_file` and `atomic.make_dir` is a write step (the engine's only ways to change
+a file). Then, for each step k and each error, a fresh copy of the directory is run with that
+step failing.
 The command must stop with a message (exit 4, never a crash), recover must bring the
 directory back whole, and a second run must then finish the job. The byte-level seam
 `atomic.write_all` (every atomic write and every file copied into a snapshot) gets the
@@ -31,8 +32,11 @@ from tests.conftest import CliResult
 from tests.jsonstore.storegen import Shares
 from tests.proof.harness import Baseline, assert_whole
 
+# These tests drive the write engine through `run --yes`: every evidence class is trusted.
+pytestmark = pytest.mark.usefixtures("trust_all")
+
 NOW = "2026-11-29T12:00:00+00:00"
-STEP_SEAMS = ("atomic_write", "remove_file", "make_dir")
+STEP_SEAMS = ("atomic_write", "rewrite", "remove_file", "make_dir")
 SHARES = MemoryShares(text=Shares(exact=0.1, near=0.02, negation=0.02), ephemeral=0.2,
                       stale_path=0.0, live_path=0.0, secret=0.0)
 

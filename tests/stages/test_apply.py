@@ -46,8 +46,11 @@ def test_withdraw_writes_tombstone_then_index_then_row_then_removes(
     original = (memory / "project_ci.md").read_bytes()
     order: list[str] = []
     real_write, real_remove = atomic.atomic_write, atomic.remove_file
+    real_rewrite = atomic.rewrite
     monkeypatch.setattr(atomic, "atomic_write",
                         lambda p, d: (order.append(f"write {p.name}"), real_write(p, d))[1])
+    monkeypatch.setattr(atomic, "rewrite",
+                        lambda p, c: (order.append(f"write {p.name}"), real_rewrite(p, c))[1])
     monkeypatch.setattr(atomic, "remove_file",
                         lambda p: (order.append(f"remove {p.name}"), real_remove(p))[1])
     result = apply.withdraw(memory, WithdrawRequest("project_ci.md", "CI moved to Actions",
@@ -224,8 +227,9 @@ def test_update_rewrites_body_description_and_index_line_and_restore_reverts_it(
                               reason="CI moved", snapshot=snap, now=NOW,
                               expected_sha256=planned)
     text = (memory / "project_ci.md").read_text()
-    assert text.endswith("modified: 2026-11-29T12:00:00Z\n---\nGitHub Actions builds\n")
-    assert "description: CI on GitHub Actions" in text
+    assert text.endswith("modified: 2026-11-29T12:00:00Z\n---\n"
+                         "GitHub Actions builds [corrected 2026-11-29]\n")
+    assert "description: CI on GitHub Actions" in text  # the mark stays in the body
     assert "- [CI](project_ci.md) — GitHub Actions pipeline\n" in \
         (memory / "MEMORY.md").read_text()
     (applied,) = done.applied
@@ -304,3 +308,19 @@ def test_protect_and_unprotect_are_idempotent(memory: Path) -> None:
     assert apply.unprotect(memory, "project_auth.md", "x", now=NOW).applied[0].status == \
         "unchanged"
     assert (memory / "pruning-log.md").read_bytes() == log
+
+
+def test_a_pointer_s_sub_bullets_leave_and_come_back_with_it(tmp_path: Path) -> None:
+    """Real indexes hang details under a pointer; withdrawing the memory takes them too
+    (they describe it), and restore puts every byte of the index back."""
+    index = ("# Memory\n- [CI](project_ci.md) — pipeline\n  - runs on every push\n"
+             "    - and nightly\n- [Auth](project_auth.md) — sessions\n  - cookie signing\n")
+    memory = write_tree(tmp_path / "memory", {
+        "MEMORY.md": index, "project_ci.md": topic("ci", "CI runs checks."),
+        "project_auth.md": topic("auth", "Sessions live in cookies.")})
+    snap = take_snapshot(memory, NOW)
+    apply.withdraw(memory, WithdrawRequest("project_ci.md", "x"), snapshot=snap, now=NOW)
+    assert (memory / "MEMORY.md").read_text() == (
+        "# Memory\n- [Auth](project_auth.md) — sessions\n  - cookie signing\n")
+    apply.restore(memory, "2026-11-29-01", now=NOW)
+    assert (memory / "MEMORY.md").read_text() == index

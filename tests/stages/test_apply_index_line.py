@@ -106,8 +106,11 @@ def test_tombstone_row_and_order_of_writes(memory: Path, snap: Snapshot,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     order: list[str] = []
     real_write, real_remove = atomic.atomic_write, atomic.remove_file
+    real_rewrite = atomic.rewrite
     monkeypatch.setattr(atomic, "atomic_write",
                         lambda p, d: (order.append(f"write {p.name}"), real_write(p, d))[1])
+    monkeypatch.setattr(atomic, "rewrite",
+                        lambda p, c: (order.append(f"write {p.name}"), real_rewrite(p, c))[1])
     monkeypatch.setattr(atomic, "remove_file",
                         lambda p: (order.append(f"remove {p.name}"), real_remove(p))[1])
     result = apply.withdraw(memory, request(fact(memory, "MEMORY.md#L5"), "only true once"),

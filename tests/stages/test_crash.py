@@ -180,7 +180,7 @@ def _die_after(monkeypatch: pytest.MonkeyPatch, budget: int) -> None:
     from prune_memory.store import atomic
 
     calls = {"n": 0}
-    write, remove = atomic.atomic_write, atomic.remove_file
+    write, remove, rewrite = atomic.atomic_write, atomic.remove_file, atomic.rewrite
 
     def gate() -> None:
         calls["n"] += 1
@@ -188,6 +188,7 @@ def _die_after(monkeypatch: pytest.MonkeyPatch, budget: int) -> None:
             raise Killed
 
     monkeypatch.setattr(atomic, "atomic_write", lambda p, d: (gate(), write(p, d))[1])
+    monkeypatch.setattr(atomic, "rewrite", lambda p, c: (gate(), rewrite(p, c))[1])
     monkeypatch.setattr(atomic, "remove_file", lambda p: (gate(), remove(p))[1])
 
 

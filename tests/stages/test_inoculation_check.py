@@ -6,6 +6,8 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from prune_memory.plan import Inoculation
 from prune_memory.stages.inoculation_check import inoculation_problem
 from tests.conftest import CliResult, tree_hash
@@ -47,6 +49,7 @@ def test_the_inoculate_command_refuses_it_and_writes_nothing(
     assert tree_hash(demo_memory) == before
 
 
+@pytest.mark.usefixtures("trust_all")  # so `run --yes` would withdraw and inoculate it
 def test_run_yes_leaves_that_inoculation_pending_and_says_why(
         cli: Cli, demo_memory: Path, demo_repo: Path, tmp_path: Path) -> None:
     repo = tmp_path / "repo"

@@ -112,7 +112,7 @@ def test_store_lint(tmp_path: Path) -> None:
 def test_store_allow_secret(tmp_path: Path) -> None:
     store = tmp_path / "s.json"
     store.write_text(json.dumps([{"id": "a", "text": f"token {SLACK}", "created_at": "2026-11-02",
-                                  "allow_secret": "slack-token"}]))
+                                  "allow_secret": "slack-token", "source": "run-7"}]))
     assert lint_store(load_store(store), target="s", now=NOW, options=LintOptions()).clean
 
 

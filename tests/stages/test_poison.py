@@ -40,6 +40,12 @@ def test_untrusted_origin_stored_as_fact(meta: dict[str, str]) -> None:
     assert evidence is not None and evidence["stored_as"] == "project"
 
 
+@pytest.mark.parametrize("trust", ["web", "inbound", "Web"])
+def test_trust_naming_where_content_came_from_is_untrusted(trust: str) -> None:
+    evidence = untrusted_origin({"trust": trust, "source": "relay-9"}, "fact")
+    assert evidence is not None and evidence["marked_by"] == [f"trust: {trust.lower()}"]
+
+
 def test_untrusted_origin_typed_as_note_is_fine() -> None:
     assert untrusted_origin({"source": "web"}, "untrusted-note") is None
 

@@ -44,13 +44,24 @@ def test_a_failed_write_leaves_the_old_bytes_and_no_temp_file(
     assert atomic.leftover_temps(tmp_path) == []
 
 
-def test_clean_temps_removes_only_our_leftovers(tmp_path: Path) -> None:
-    ours = tmp_path / ".MEMORY.md.1a2b3c4d.pm-tmp"
+def test_clean_temps_removes_only_temps_it_noted(tmp_path: Path) -> None:
+    ours = tmp_path / f".{'ab' * 16}.pm-tmp"
+    atomic._note_temp(ours)  # what atomic_write does just before it creates the temp
     ours.write_bytes(b"half")
-    theirs = tmp_path / ".hidden.md"
-    theirs.write_bytes(b"keep")
+    lookalikes = [".hidden.md", ".MEMORY.md.1a2b3c4d.pm-tmp", f".{'cd' * 16}.pm-tmp",
+                  "notes.pm-tmp"]
+    for name in lookalikes:
+        (tmp_path / name).write_bytes(b"a user's file")
     assert atomic.clean_temps(tmp_path) == [ours]
-    assert not ours.exists() and theirs.exists()
+    assert not ours.exists()
+    assert all((tmp_path / name).read_bytes() == b"a user's file" for name in lookalikes)
+    assert atomic.clean_temps(tmp_path) == []
+
+
+def test_temp_names_fit_whatever_the_target_name(tmp_path: Path) -> None:
+    target = tmp_path / ("x" * 252 + ".md")  # 255 bytes: the longest name there can be
+    atomic.atomic_write(target, b"long")
+    assert target.read_bytes() == b"long" and atomic.leftover_temps(tmp_path) == []
 
 
 def test_remove_file_reports_whether_there_was_one(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ import pytest
 
 from prune_memory.errors import BadInputError
 from prune_memory.model import EntryKind
+from prune_memory.stages.reachability import scan
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.safe_read import MAX_FILE_BYTES
 from tests.conftest import topic, write_tree
@@ -67,7 +68,7 @@ def test_a_file_is_not_a_directory(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("name", "content", "message"), [
     ("bad.md", b"\xff\xfe not utf8", "not valid UTF-8"),
     ("nul.md", b"text\x00more", "NUL bytes"),
-    ("yaml.md", b"---\nname: [broken\n---\nbody\n", "malformed YAML"),
+    ("yaml.md", b"---\n{broken\n---\nbody\n", "malformed YAML"),
     ("list.md", b"---\n- a\n- b\n---\nbody\n", "not a mapping"),
     ("open.md", b"---\nname: x\nbody never closes\n", "never closes"),
 ])
@@ -98,10 +99,15 @@ def test_symlink_out_of_the_directory_is_not_followed(tmp_path: Path) -> None:
     assert memdir.entry("evil.md") is None
 
 
-def test_index_link_leaving_the_directory_is_reported(tmp_path: Path) -> None:
+def test_index_link_leaving_the_directory_is_a_finding_on_its_line(tmp_path: Path) -> None:
+    """Real indexes point at project files with `../`: that is reported on the line by the
+    reachability scan, never a file the load rejects, and the target is never opened."""
     write_tree(tmp_path, {"MEMORY.md": "- [x](../../etc/passwd)\n- [y](/etc/hosts)\n"})
-    messages = [e.message for e in load_memory_dir(tmp_path).errors]
-    assert len(messages) == 2 and all("outside the memory directory" in m for m in messages)
+    memdir = load_memory_dir(tmp_path)
+    assert memdir.errors == ()
+    outside = scan(memdir).outside
+    assert [(o["line"], o["target"]) for o in outside] == [(1, "../../etc/passwd"),
+                                                           (2, "/etc/hosts")]
 
 
 def test_tombstones_and_own_files_are_not_entries(tmp_path: Path) -> None:

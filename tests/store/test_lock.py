@@ -68,3 +68,20 @@ def test_the_lock_is_reentrant_within_one_process(tmp_path: Path) -> None:
         assert inner.fd == outer.fd
     with lock.holding(tmp_path):  # released after the outer block: can be taken again
         pass
+
+
+def test_a_holder_with_another_state_directory_still_excludes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state-a"))
+    held = lock.acquire(memory)
+    try:
+        monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state-b"))
+        with pytest.raises(RefusedError, match="another state directory"):
+            lock.acquire(memory)
+        assert not lock.lock_path(memory).exists()  # refused before it wrote a pid file
+    finally:
+        lock.release(held)
+    with lock.holding(memory):
+        assert sorted(p.name for p in memory.iterdir()) == []  # no lock file in the directory

@@ -1,0 +1,166 @@
+"""What real folders hold, and what the plan does with each shape — with its evidence."""
+
+from __future__ import annotations
+
+import json
+
+from prune_memory.model import Action
+from tests.judgment.conftest import Planner, entry_of, memory_file, messages
+from tests.probes.gitbuild import GitRepo
+
+
+def start(repo: GitRepo) -> None:
+    repo.write({"app.py": "print('hi')\n"}).commit("start")
+
+
+def test_a_standing_rule_that_mentions_sessions_is_kept(planner: Planner, repo: GitRepo) -> None:
+    start(repo)
+    rule = ("One goal per session. When the scope changes, suggest starting the next session "
+            "fresh.\n\n**Why:** long sessions lose context.\n\n**How to apply:** say so early.")
+    planned = entry_of(planner({"feedback_sessions.md": memory_file(
+        "sessions", rule, type_="feedback")}), "feedback_sessions.md")
+    assert planned.action is Action.KEEP, messages(planned)
+
+
+def test_a_dated_session_log_is_suggested_for_withdrawal(planner: Planner,
+                                                         repo: GitRepo) -> None:
+    start(repo)
+    log = ("## 2026-03-30 bug log\n\nMarathon session.\n- Fixed the reader thread.\n"
+           "- Fixed the config key typo.\n- Fixed the frame alignment stutter.\n")
+    planned = entry_of(planner({"bugs_2026_03_30.md": memory_file(
+        "Bugs fixed 2026-03-30", log, description="Bugs from the wiring session")}),
+        "bugs_2026_03_30.md")
+    assert (planned.action, planned.suggested_action) == (Action.REVIEW, Action.WITHDRAW)
+    assert planned.evidence_class == "session-log"
+    assert "dated file name (2026_03_30)" in messages(planned)
+
+
+def test_reverted_and_still_in_a_memory_about_current_code_is_not_inoculated(
+        planner: Planner, repo: GitRepo) -> None:
+    start(repo)
+    body = ("The camera rig builds both cameras in code.\n\nMoving them into the scene was "
+            "reverted once; the offset is still (0, 32, -24).")
+    planned = entry_of(planner({"camera.md": memory_file(
+        "camera", body, description="How the match camera is built")}), "camera.md")
+    assert planned.action is Action.KEEP and planned.suggested_action is None
+
+
+def test_two_memories_disagreeing_on_a_host_address(planner: Planner, repo: GitRepo) -> None:
+    start(repo)
+    plan = planner({
+        "MEMORY.md": "# Memory\n\n## Endpoints (2026-04-16)\n"
+                     "| name | ip |\n|---|---|\n| radio-pi | 192.168.2.121 |\n\n"
+                     "## Older notes (2026-04-01)\n- radio-pi endpoint runs at 192.168.2.134\n"})
+    older = entry_of(plan, "MEMORY.md#L9")
+    assert (older.action, older.evidence_class) == (Action.REVIEW, "contradiction")
+    (clash,) = [f for f in older.findings if f.evidence.get("kind") == "value-conflict"]
+    assert [s["dated"] for s in clash.evidence["sides"]] == ["2026-04-16", "2026-04-01"]
+    assert entry_of(plan, "MEMORY.md#L6").action is Action.KEEP  # the newer side stands
+
+
+def test_two_memories_disagreeing_on_a_total(planner: Planner, repo: GitRepo) -> None:
+    start(repo)
+    plan = planner({
+        "tools.md": memory_file("tools", "The `control_mcp.py` server offers 19 tools."),
+        "map.md": memory_file("map", "- `control_mcp.py` — the MCP server (95 tools)")})
+    for file in ("tools.md", "map.md"):
+        assert entry_of(plan, file).evidence_class == "contradiction", file
+
+
+def test_one_memory_says_removed_another_still_describes_it(planner: Planner,
+                                                            repo: GitRepo) -> None:
+    start(repo)
+    plan = planner({
+        "now.md": memory_file("now", "- `UnitRegistry` DELETED — replaced by `UnitCatalog`"),
+        "stats.md": memory_file("stats", "`UnitRegistry` is the static lookup for base stats.")})
+    stats = entry_of(plan, "stats.md")
+    assert stats.evidence_class == "contradiction" and "now.md" in stats.related
+    assert entry_of(plan, "now.md").action is Action.KEEP
+
+
+def test_a_finished_plan_is_withdrawn_with_its_commit(planner: Planner, repo: GitRepo) -> None:
+    repo.write({"start.sh": "#!/bin/sh\n", "app.py": "x\n"}).commit("start")
+    sha = repo.rm("start.sh").commit("Remove start.sh: startup moved into Python")
+    planned = entry_of(planner({"project_start_removal.md": memory_file(
+        "start.sh removal plan", "Absorb what `start.sh` does into the Python entry point, "
+        "then delete it.", description="Plan to eliminate the start script")}),
+        "project_start_removal.md")
+    assert (planned.action, planned.evidence_class) == (Action.WITHDRAW, "plan-carried-out")
+    (done,) = [f for f in planned.findings if f.evidence.get("kind") == "plan-carried-out"]
+    assert done.evidence["commit"] == sha
+
+
+def test_a_stale_current_release_line(planner: Planner, repo: GitRepo) -> None:
+    repo.write({"CHANGELOG.md": "# Changes\n\n## [3.1.0] - 2026-04-09\n\n## [2.0.0]\n"}).commit(
+        "release 3.1.0")
+    repo.git("tag", "v3.1.0")
+    planned = entry_of(planner({"release.md": memory_file(
+        "release", "v2.0 is the current stable release.")}), "release.md")
+    assert (planned.suggested_action, planned.evidence_class) == (Action.UPDATE, "release-drift")
+    assert "tag v3.1.0" in messages(planned) and "lists 3.1.0" in messages(planned)
+
+
+def test_a_credential_in_prose_is_flagged_never_copied(planner: Planner, repo: GitRepo) -> None:
+    start(repo)
+    plan = planner({"MEMORY.md": "# Machine\n- 16 GB RAM, sudo password: `hunter7`, user: me\n",
+                    "backend.md": memory_file("backend", "NOTIFY_SECRET=team-notify-secret")})
+    for file in ("MEMORY.md#L2", "backend.md"):
+        assert entry_of(plan, file).action is Action.FLAG, file
+    text = json.dumps(plan.to_json())
+    assert "hunter7" not in text and "team-notify-secret" not in text
+
+
+def test_a_memory_wholly_inside_a_longer_one(planner: Planner, repo: GitRepo) -> None:
+    start(repo)
+    short = "Workers claim jobs in order with skip locked so two workers never share a job."
+    plan = planner({"a.md": memory_file("a", short),
+                    "b.md": memory_file("b", short + " The lock is released on commit.")})
+    inner = entry_of(plan, "a.md")
+    assert (inner.suggested_action, inner.evidence_class) == (Action.WITHDRAW,
+                                                              "contained-duplicate")
+    assert entry_of(plan, "b.md").action is Action.KEEP
+
+
+def test_copies_differing_only_in_articles_and_punctuation(planner: Planner,
+                                                           repo: GitRepo) -> None:
+    start(repo)
+    plan = planner({
+        "a.md": memory_file("a", "Run the linter before every commit; fix the warnings it "
+                                 "prints first."),
+        "b.md": memory_file("b", "Run linter before every commit, fix warnings it prints "
+                                 "first!")})
+    flagged = [entry_of(plan, f) for f in ("a.md", "b.md")]
+    assert sorted(e.action.value for e in flagged) == ["keep", "review"]
+    loser = next(e for e in flagged if e.action is Action.REVIEW)
+    assert loser.evidence_class == "exact-duplicate"
+
+
+def test_a_drifted_line_count_is_corrected_without_review(planner: Planner,
+                                                          repo: GitRepo) -> None:
+    repo.write({"util.py": "".join(f"x{n} = {n}\n" for n in range(40))}).commit("grow util")
+    plan = planner({"MEMORY.md": "# Code map\n- `util.py` (20 lines) — helpers\n"})
+    line = entry_of(plan, "MEMORY.md#L2")
+    assert (line.action, line.evidence_class) == (Action.UPDATE, "line-count-drift")
+    assert line.proposed_text == "- `util.py` (40 lines) — helpers"
+    assert "wc -l" in messages(line)
+
+
+def test_a_path_said_to_be_gitignored_that_git_tracks(planner: Planner, repo: GitRepo) -> None:
+    repo.write({".claude/settings.local.json": "{}\n"}).commit("start")
+    planned = entry_of(planner({"token.md": memory_file(
+        "token", "The API token goes in `.claude/settings.local.json` (gitignored).")}),
+        "token.md")
+    assert planned.evidence_class == "tracked-not-ignored"
+    assert "published with the repo" in messages(planned)
+
+
+def test_a_fact_with_sub_bullets_is_never_changed_for_you(planner: Planner,
+                                                          repo: GitRepo) -> None:
+    """The engine moves one index line at a time: a fact spanning several lines waits for a
+    person even when its evidence class would act alone."""
+    repo.write({"util.py": "".join(f"x{n} = {n}\n" for n in range(40))}).commit("grow util")
+    plan = planner({"MEMORY.md": "# Code map\n- `util.py` (20 lines) — helpers\n"
+                                 "  - formatting and parsing\n"})
+    fact = entry_of(plan, "MEMORY.md#L2")
+    assert (fact.action, fact.suggested_action) == (Action.REVIEW, Action.UPDATE)
+    assert fact.evidence_class == "line-count-drift"

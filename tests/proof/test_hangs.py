@@ -1,0 +1,157 @@
+"""Nothing a user writes makes the tool hang: the gate answers in its time, the pass ends.
+
+A never-persist rule in `retention-policy.md` (which the gate reads on every tool call) or
+a count rule in `.prune-memory.toml` can backtrack without end; 6.9 MB of `password:` lines
+kept the gate busy past Claude Code's 10 s hook timeout. User patterns now run with a time
+limit (`timedregex`) and the gate checks long texts a piece at a time against its own
+clock, refusing (strict) or warning when it cannot finish. The time limits are shrunk here
+so each case is quick; an alarm turns any hang into a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from prune_memory import timedregex
+from prune_memory.errors import ExitCode
+from prune_memory.hooks import checks, gate
+from prune_memory.hooks.gate import Decision, Mode, decide
+from prune_memory.hooks.payload import Candidate
+from prune_memory.secrets.scan import find_spans
+from tests.conftest import CliResult, topic, write_tree
+from tests.hooks.conftest import write
+from tests.secrets.corpus import secrets
+
+Cli = Callable[..., CliResult]
+SLOW = "(a|aa)+$"  # backtracks without end on a long run of a's that does not end the text
+TRAP = "Notes: " + "a" * 4000 + "!\n"
+
+
+@contextmanager
+def no_hang(seconds: int = 30) -> Iterator[None]:
+    def expire(*_: object) -> None:
+        raise TimeoutError(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.fixture(autouse=True)
+def short_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(timedregex, "LIMIT_SECONDS", 0.3)
+
+
+def policy(pattern: str) -> str:
+    return ("# Policy\n```prune-memory-policy\nversion = 1\n[[never_persist]]\nid = \"slow\"\n"
+            f"pattern = {json.dumps(pattern)}\nreason = \"trap\"\ncode = \"noise\"\n```\n")
+
+
+@pytest.fixture
+def memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
+    return write_tree(tmp_path / "claude" / "projects" / "-work-app" / "memory", {
+        "MEMORY.md": "# Memory\n- [Notes](project_notes.md) — notes\n",
+        "project_notes.md": topic("notes", TRAP)})
+
+
+@pytest.mark.parametrize("mode", [Mode.STRICT, Mode.WARN])
+def test_a_runaway_policy_rule_cannot_hold_up_the_gate(memory: Path, mode: Mode) -> None:
+    (memory / "retention-policy.md").write_text(policy(SLOW))
+    with no_hang():
+        verdict = decide(write(memory / "project_new.md", TRAP), mode)
+    assert verdict.decision is (Decision.DENY if mode is Mode.STRICT else Decision.WARN)
+    assert verdict.reason is not None and "not checked to its end" in verdict.reason
+    assert "'slow'" in verdict.reason and "simplify it" in verdict.reason
+
+
+def test_a_runaway_policy_rule_stops_the_pass_with_a_clear_error(cli: Cli, memory: Path) -> None:
+    (memory / "retention-policy.md").write_text(policy(SLOW))
+    for args in (("plan", memory, "--json"), ("run", memory, "--yes")):
+        with no_hang():
+            done = cli(*args)
+        assert done.code == ExitCode.BAD_INPUT, done.err
+        assert "rule 'slow'" in done.err and "simplify it" in done.err
+    assert not (memory / "deaccessioned").exists()
+
+
+def test_a_runaway_count_rule_stops_the_pass_with_a_clear_error(cli: Cli, memory: Path,
+                                                                tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    config = tmp_path / "config.toml"
+    pattern = json.dumps(r"(a|aa)+$(\d+)")
+    config.write_text(f'[[count]]\nname = "trap"\npattern = {pattern}\nglob = "*.md"\n')
+    with no_hang():
+        done = cli("plan", memory, "--repo", repo, "--config", config, "--json")
+    assert done.code == ExitCode.BAD_INPUT, done.err
+    assert "count rule 'trap'" in done.err and "simplify it" in done.err
+
+
+@pytest.mark.parametrize("mode", [Mode.STRICT, Mode.WARN])
+def test_the_gate_stops_at_its_time_and_says_so(memory: Path, monkeypatch: pytest.MonkeyPatch,
+                                                mode: Mode) -> None:
+    monkeypatch.setattr(gate, "CHECK_SECONDS", 0.0)  # no time at all: not one piece checked
+    verdict = decide(write(memory / "project_new.md", "Plain prose.\n" * 40_000), mode)
+    assert verdict.decision is (Decision.DENY if mode is Mode.STRICT else Decision.WARN)
+    assert verdict.reason is not None and "too long to check in the gate's time" in \
+        verdict.reason
+
+
+def test_many_findings_end_the_check_early(memory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """6.9 MB of `password:` lines: the verdict is clear after the first piece."""
+    seen: list[int] = []
+    real = checks._piece_hits
+
+    def counted(text: str, where: str, rules: checks.Policy | None) -> list[checks.GateHit]:
+        seen.append(len(text))
+        return real(text, where, rules)
+
+    monkeypatch.setattr(checks, "_piece_hits", counted)
+    text = "password: hunter2hunter2\n" * (6_900_000 // 25)
+    verdict = decide(write(memory / "project_new.md", text), Mode.STRICT)
+    assert verdict.decision is Decision.DENY and len(seen) == 1
+    assert verdict.reason is not None and "- and " in verdict.reason
+
+
+LINES = st.sampled_from(["Plain words about the build.", "", "See docs/setup.md first.",
+                         *(s.text for s in secrets() if s.value)])
+
+
+@settings(max_examples=80, deadline=None)
+@given(lines=st.lists(LINES, min_size=1, max_size=120), piece=st.integers(1300, 4000))
+def test_checking_in_pieces_finds_what_one_pass_finds(lines: list[str], piece: int) -> None:
+    text = "\n".join(lines) + "\n"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(checks, "PIECE_CHARS", piece)
+        patch.setattr(checks, "OVERLAP_CHARS", 1200)  # twice the longest sample
+        patch.setattr(checks, "ENOUGH_HITS", 10_000)
+        whole = checks.check_texts([Candidate("content", text)], "/nowhere",
+                                   policy_rules=False)
+    once = checks._piece_hits(text, "content", None)
+    assert set(whole.hits) == set(once) and not whole.stopped
+    assert sum(1 for hit in once if hit.rule == "secret") == len(find_spans(text))
+
+
+@pytest.mark.parametrize("where", ["start", "middle", "end"])
+def test_a_secret_anywhere_in_one_long_line_is_found(where: str) -> None:
+    from tests.hooks.conftest import TOKEN
+
+    filler = "filler words with no line end " * 12_000  # 360 KB: two pieces, cut mid-line
+    text = {"start": f"{TOKEN} {filler}", "middle": f"{filler[:200_000]} {TOKEN} "
+            f"{filler[200_000:]}", "end": f"{filler} {TOKEN}"}[where]
+    found = checks.check_texts([Candidate("content", text)], "/nowhere", policy_rules=False)
+    assert [hit.rule for hit in found.hits] == ["secret"] and not found.stopped
