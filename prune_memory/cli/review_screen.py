@@ -13,6 +13,8 @@ from prune_memory.model import Action
 from prune_memory.plan import PlanEntry
 from prune_memory.report.wrapping import wrap
 from prune_memory.secrets.mask import mask_text
+from prune_memory.stages.evidence_class import Strength, evidence_words
+from prune_memory.stages.review import offered
 
 # (key, what it does) in the order the help lists them.
 KEYS = (
@@ -25,7 +27,7 @@ KEYS = (
     ("k", "keep it: not proposed again until the memory changes"),
     ("p", "protect it: never withdrawn or updated until unprotected (asks why)"),
     ("v", "view the memory's text (secrets masked)"),
-    ("a", "accept the proposal as shown (y does the same)"),
+    ("a", "accept the proposal, or the change its evidence suggests (y does the same)"),
     ("s", "skip: decide next time"),
     ("b", "back to the previous proposal"),
     ("q", "quit: stop here, then apply what you decided or save it for the next run"),
@@ -40,7 +42,15 @@ WORDS = (
     ("inoculate", "write a SUPERSEDED note naming an abandoned idea, so it is not "
                   "re-derived"),
     ("rule", "the decision-tree rule that made the proposal (README: The decision tree)"),
+    ("strength", "how much the evidence proves: 5 safety (a secret, injected text), 4 a "
+                 "conflict, 3 git history or an exact copy, 2 the memory's shape, 1 wording; "
+                 "the strongest come first"),
+    ("suggested", "a change the evidence points to, but not surely enough to run without a "
+                  "person (references/judgment.md): a accepts it"),
 )
+_STRENGTH_WORDS: dict[int, str] = {Strength.SAFETY: "safety", Strength.CONFLICT: "a conflict",
+                   Strength.HISTORY: "history", Strength.SHAPE: "shape",
+                   Strength.WORDING: "wording"}
 QUESTIONS = {
     Action.WITHDRAW: "Withdraw {file}?",
     Action.WITHDRAW_INOCULATE: "Withdraw {file} and write a SUPERSEDED note?",
@@ -55,26 +65,34 @@ FIRST_KEY = {Action.WITHDRAW: "w", Action.WITHDRAW_INOCULATE: "i", Action.INOCUL
 
 
 def keys_for(entry: PlanEntry) -> list[str]:
-    """The keys the prompt lists for this proposal, the proposed one first."""
-    keys = [FIRST_KEY[entry.action], "w", "k"]
+    """The keys the prompt lists for this proposal, the proposed (or suggested) one first."""
+    action = offered(entry)
+    first = "e" if action is Action.UPDATE and entry.proposed_text is None else FIRST_KEY[action]
+    keys = [first, "w", "k"]
     if entry.proposed_text is not None:
         keys.append("u")
-    if entry.action in (Action.WITHDRAW_INOCULATE, Action.INOCULATE):
+    if action in (Action.WITHDRAW_INOCULATE, Action.INOCULATE):
         keys += ["i", "n"]  # the other keys of the help (i, n, p, a) work everywhere
     keys += ["e", "v", "s", "b", "q", "?"]
     return list(dict.fromkeys(keys))
 
 
 def prompt(entry: PlanEntry, position: int, total: int) -> str:
-    question = QUESTIONS[entry.action].format(file=entry.file)
+    """`[3/13] Withdraw x.md? [w,k,…]`; for a proposal held for review, the question is
+    what its evidence suggests, and says so: `(suggested: the evidence is …)`."""
+    question = QUESTIONS[offered(entry)].format(file=entry.file)
+    if offered(entry) is not entry.action:
+        question += f" (suggested: the evidence is {evidence_words(entry.evidence_class)})"
     return f"[{position}/{total}] {question} [{','.join(keys_for(entry))}] "
 
 
 def legend(total: int, width: int, skipped_keeps: int) -> list[str]:
-    text = (f"Review: {total} proposal{'s' if total != 1 else ''}, most urgent first "
-            "(secrets and poison, contradictions, stale with evidence, the rest). Type a key, "
-            "then Enter. Nothing is written until you confirm at the end, and every change "
-            "can be undone with `restore`. ? explains each key and the words used here.")
+    text = (f"Review: {total} proposal{'s' if total != 1 else ''}, strongest evidence first "
+            "(secrets and poison, contradictions, what git shows, shapes, wording). Where the "
+            "evidence only suggests a change, the question says so, and a (accept) takes the "
+            "suggestion. Type a key, then Enter. Nothing is written until you confirm at the "
+            "end, and every change can be undone with `restore`. ? explains each key and the "
+            "words used here.")
     if skipped_keeps:
         text += (f" {skipped_keeps} proposal(s) you kept before are not asked again while "
                  "those memories are unchanged.")
@@ -96,13 +114,24 @@ def help_lines(width: int) -> list[str]:
 def entry_lines(entry: PlanEntry, width: int) -> list[str]:
     """Everything a reviewer needs for one decision, before the prompt."""
     lines = wrap(f"{entry.file} — {entry.cls.value}, fidelity {entry.fidelity}", width)
-    lines += wrap(f"Proposed: {entry.action.value} (rule {entry.rule or '-'})", width)
+    lines += wrap(f"Proposed: {entry.action.value} (rule {entry.rule or '-'})"
+                  + _suggestion(entry), width)
+    if entry.evidence_class:
+        lines += wrap(f"Evidence: {evidence_words(entry.evidence_class)} — "
+                      f"{_STRENGTH_WORDS.get(entry.strength, 'unrated')} "
+                      f"(strength {entry.strength} of 5)", width, hang="  ")
     if entry.reason:
         lines += wrap(f"Why: {mask_text(entry.reason)}", width, hang="  ")
     for finding in entry.findings:
         lines += wrap(f"- {finding.code.value}: {mask_text(finding.message)}", width,
                       indent="  ", hang="    ")
     return lines
+
+
+def _suggestion(entry: PlanEntry) -> str:
+    if offered(entry) is entry.action:
+        return ""
+    return f"; the evidence suggests {offered(entry).value}, a person decides"
 
 
 def side_by_side(entry: PlanEntry, width: int) -> list[str]:

@@ -53,7 +53,7 @@ def run(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
         config: ConfigOpt = None, ask_kept: AskKeptOpt = False) -> None:
     """The whole pass: snapshot, classify, probe, check, decide, review, apply, log, scan.
 
-    The review asks about one proposal at a time (most urgent first); q, Ctrl-C or Ctrl-D
+    The review asks about one proposal at a time (strongest evidence first); q, Ctrl-C or Ctrl-D
     save your decisions and the next run offers to resume them.
 
     Example: prune-memory run --project ~/code/app --yes

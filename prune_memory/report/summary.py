@@ -73,7 +73,9 @@ def _pending(report: PassReport, refused: Sequence[Skipped]) -> list[tuple[str, 
                            ("to update", (Action.UPDATE,)),
                            ("to withdraw", (Action.WITHDRAW, Action.WITHDRAW_INOCULATE)),
                            ("inoculate", (Action.INOCULATE,))):
-        files = [e.file for e in report.pending if e.action in actions]
+        files = [e.file + (f" (suggests {e.suggested_action.value})"
+                           if e.suggested_action is not None else "")
+                 for e in report.pending if e.action in actions]
         if files:
             items.append((label, ", ".join(files)))
     items += [("skipped", f"{s.file}: {s.reason}") for s in (*refused, *report.skipped)]

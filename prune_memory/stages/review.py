@@ -14,9 +14,11 @@ from enum import StrEnum
 
 from prune_memory.model import JSON, Action, FindingCode
 from prune_memory.plan import Inoculation, Plan, PlanEntry
+from prune_memory.stages.evidence_class import Strength
 
 AUTO_APPLIED = (Action.WITHDRAW, Action.WITHDRAW_INOCULATE, Action.INOCULATE)
-# Evidence that the memory is stale: git shows what it names changed (ordering rank 2).
+# Evidence that the memory is stale: git shows what it names changed (for a plan entry
+# that carries no strength of its own).
 _STALE = frozenset({FindingCode.PATH_DRIFT, FindingCode.COUNT_DRIFT, FindingCode.STATE_DRIFT,
                     FindingCode.VERSION_DRIFT, FindingCode.NAME_DRIFT,
                     FindingCode.DECISION_REVERSAL})
@@ -64,22 +66,27 @@ class Verdict:
                    reason=str(data.get("reason") or ""), sha256=str(data.get("sha256") or ""))
 
 
-def urgency(entry: PlanEntry) -> int:
-    """Secrets and poison first, then contradictions, then stale with evidence, then the rest."""
+def strength(entry: PlanEntry) -> int:
+    """How strong the evidence behind a proposal is: the plan's own figure (5 safety,
+    4 conflicts, 3 history, 2 shape, 1 wording), or for an entry without one, what its
+    findings show (secrets and poison, contradictions, staleness git shows)."""
+    if entry.strength:
+        return entry.strength
     codes = {f.code for f in entry.findings}
     if codes & {FindingCode.SECRET, FindingCode.POISON}:
-        return 0
+        return Strength.SAFETY
     if FindingCode.CONTRADICTION in codes:
-        return 1
+        return Strength.CONFLICT
     if codes & _STALE or entry.fidelity == "failed":
-        return 2
-    return 3
+        return Strength.HISTORY
+    return 0
 
 
 def review_items(plan: Plan, kept: Mapping[str, str] = {}) -> list[PlanEntry]:
-    """The proposals to ask about, most urgent first (plan order within a rank). An entry
-    kept before is not asked about again while its content is the same (`kept`: file → sha)."""
-    return sorted(_asked(plan, kept), key=urgency)
+    """The proposals to ask about, strongest evidence first (plan order within a strength).
+    An entry kept before is not asked about again while its content is the same (`kept`:
+    file → sha)."""
+    return sorted(_asked(plan, kept), key=lambda entry: -strength(entry))
 
 
 def _asked(plan: Plan, kept: Mapping[str, str]) -> list[PlanEntry]:
@@ -159,11 +166,18 @@ def tally(verdicts: Sequence[Verdict]) -> Counter[str]:
     return counts
 
 
+def offered(entry: PlanEntry) -> Action:
+    """What the review offers for `entry`: the plan's action, or for an entry held for
+    review, what its evidence suggests."""
+    if entry.action is Action.REVIEW and entry.suggested_action is not None:
+        return entry.suggested_action
+    return entry.action
+
+
 def proposed_verdict(entry: PlanEntry) -> Verdict:
     """Accepting the plan's proposal as it stands: for an entry held for review, what its
     evidence suggests (a person is choosing it)."""
-    action = entry.suggested_action if entry.action is Action.REVIEW and \
-        entry.suggested_action is not None else entry.action
+    action = offered(entry)
     choice = {Action.WITHDRAW: Choice.WITHDRAW, Action.WITHDRAW_INOCULATE:
               Choice.WITHDRAW_INOCULATE, Action.INOCULATE: Choice.INOCULATE,
               Action.UPDATE: Choice.UPDATE}.get(action, Choice.SKIP)

@@ -20,11 +20,8 @@ import pytest
 from prune_memory.store.pruninglog import read_log
 from tests.conftest import ROOT, CliResult, tree_hash
 
-# These tests drive the write engine through `run --yes`: every evidence class is trusted.
-pytestmark = pytest.mark.usefixtures("trust_all")
-
 NOW = "2026-11-29T12:00:00Z"
-TOTAL = 20  # proposals the demo plan asks about
+TOTAL = 22  # proposals the demo plan asks about (most held for review, with a suggestion)
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 COLOUR = re.compile(r"\x1b\[[0-9;]*m")
 Cli = Callable[..., CliResult]
@@ -45,8 +42,11 @@ def spawn(memory: Path, repo: Path, tmp_path: Path, width: int) -> pexpect.spawn
     return child
 
 
-def answer(child: pexpect.spawn, position: int, key: str) -> None:
+def answer(child: pexpect.spawn, position: int, key: str, says: str = "") -> None:
+    """At prompt `position` (whose question holds the words `says`), type `key`."""
     child.expect_exact(f"[{position}/{TOTAL}] ")
+    if says:
+        expect_words(child, says)
     child.expect_exact("?]")
     child.sendline(key)
 
@@ -98,15 +98,19 @@ def test_quit_resume_finish_and_undo_give_back_every_byte(
     child.sendline("")
     answer(child, 3, "k")                             # resumed where it stopped
     answer(child, 4, "s")
-    answer(child, 5, "n")                             # inoculate only
-    fields(child)
+    answer(child, 5, "a", "Write a SUPERSEDED note for project_api_errors_problem_details.md? "
+                          "(suggested: the evidence is a later decision that overrides it)")
+    fields(child)                                     # the suggestion accepted: inoculate only
     answer(child, 6, "w")
-    answer(child, 7, "u")                             # the proposed update
-    answer(child, 8, "e")                             # an edit: its diff, then an update
+    answer(child, 7, "a", "Withdraw project_issue_42.md? (suggested: the evidence is a "
+                          "commit closing what it is about)")
+    answer(child, 8, "u")                             # the suggested update, with its text
+    answer(child, 9, "s")
+    answer(child, 10, "e", "project_seed_script.md")  # an edit: its diff, then an update
     expect_words(child, "+Sample data now comes from the API fixtures.")
-    for position in range(9, TOTAL + 1):
+    for position in range(11, TOTAL + 1):
         answer(child, position, "s")
-    expect_words(child, "Apply 2 withdrawals, 2 updates, 1 inoculation and 2 index repairs? "
+    expect_words(child, "Apply 3 withdrawals, 2 updates, 1 inoculation and 2 index repairs? "
                         "[y/N]")
     child.sendline("y")
     child.expect_exact("Undo this pass:")
@@ -115,9 +119,10 @@ def test_quit_resume_finish_and_undo_give_back_every_byte(
     assert child.exitstatus == 0, screen
     flat = " ".join(ANSI.sub("", screen).split())
     ids = {r.file: r.register_id for r in read_log(demo_memory).rows}
-    for file in ("reference_ci_bot_token.md", "project_issue_42.md",
+    for file in ("reference_ci_bot_token.md", "project_dev_ports.md", "project_issue_42.md",
                  "project_package_names.md", "project_seed_script.md"):
         assert f"{ids[file]} {file}" in flat
+    assert "project_upload_outage.md (suggests withdraw)" in flat  # skipped: still pending
     assert str(demo_memory / "pruning-log.md") in flat
     assert tree_hash(demo_memory) != start
     token = "ghp_DEMOfakeTOKENx7Qm2Lw9Rt4Yp8Zk3Vn6Bc1"  # the demo's fake CI token
@@ -162,11 +167,13 @@ def test_the_other_keys(demo_memory: Path, demo_repo: Path, tmp_path: Path) -> N
     answer(child, 1, "a")                             # … which proposes nothing to accept
     expect_words(child, "asks a question rather than proposing a change")
     answer(child, 1, "k")
-    for position in range(2, 17):
+    for position in range(2, 21):
         answer(child, position, "s")
-    answer(child, 17, "a")                            # withdraw + inoculate, as proposed
-    fields(child)
-    answer(child, 18, "q")
+    answer(child, 21, "a", "Withdraw project_token_cache_abandoned.md and write a SUPERSEDED "
+                           "note? (suggested: the evidence is an abandoned approach whose "
+                           "trigger persists)")
+    fields(child)                                     # withdraw + inoculate, as suggested
+    answer(child, 22, "q")
     expect_words(child, "Apply 1 withdrawal, 1 inoculation and 2 index repairs? [y/N]")
     child.sendline("y")
     child.expect_exact("Pass summary")

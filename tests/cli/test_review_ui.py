@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -59,6 +60,52 @@ PLAN = plan_of(
 def test_secrets_and_poison_come_first_then_contradictions_then_stale_then_the_rest() -> None:
     assert [e.file for e in review_items(PLAN)] == [
         "e_secret.md", "f_poison.md", "d_contra.md", "b_stale.md", "a_rest.md"]
+
+
+def test_the_plan_s_strength_orders_the_queue_strongest_first() -> None:
+    """The plan's own strength decides (5 safety … 1 wording), plan order within one; a
+    stale finding does not lift an entry whose evidence the plan rates as wording."""
+    plan = plan_of(
+        replace(entry("a_wording.md", Action.REVIEW, FindingCode.PATH_DRIFT), strength=1),
+        replace(entry("b_shape.md", Action.REVIEW), strength=2),
+        replace(entry("c_history.md", Action.WITHDRAW), strength=3),
+        replace(entry("d_shape.md", Action.REVIEW), strength=2),
+        replace(entry("e_safety.md", Action.FLAG, FindingCode.SECRET), strength=5),
+        replace(entry("f_conflict.md", Action.REVIEW), strength=4))
+    assert [e.file for e in review_items(plan)] == [
+        "e_safety.md", "f_conflict.md", "c_history.md", "b_shape.md", "d_shape.md",
+        "a_wording.md"]
+
+
+HELD = replace(entry("session_2026-03-17.md", Action.REVIEW), suggested_action=Action.WITHDRAW,
+               evidence_class="session-log", strength=2)
+
+
+@pytest.mark.parametrize("key", ["a", "w"])
+def test_a_held_proposal_asks_what_its_evidence_suggests_and_a_takes_it(key: str) -> None:
+    keys = Keys([key], width=200)
+    keys.review.session = ReviewSession.of(plan_of(HELD))
+    run_review(keys.review)
+    said = " ".join(keys.said.split())
+    assert "[1/1] Withdraw session_2026-03-17.md? (suggested: the evidence is a dated " \
+           "session log) [w,k,e,v,s,b,q,?]" in said
+    assert "the evidence suggests withdraw, a person decides" in said
+    assert "Evidence: a dated session log — shape (strength 2 of 5)" in said
+    assert keys.review.session.verdicts[HELD.file].choice is Choice.WITHDRAW
+    assert not auto_verdicts(plan_of(HELD))[0]  # --yes leaves it for a person
+
+
+def test_a_suggested_update_without_text_offers_the_editor_first() -> None:
+    held = replace(HELD, suggested_action=Action.UPDATE, evidence_class="tool-replaced",
+                   strength=3)
+    keys = Keys(["a", "k"], width=200)
+    keys.review.session = ReviewSession.of(plan_of(held))
+    run_review(keys.review)
+    said = " ".join(keys.said.split())
+    assert "Update session_2026-03-17.md? (suggested: the evidence is the tool it names gone " \
+           "from the manifest) [e,w,k,v,s,b,q,?]" in said
+    assert "asks a question rather than proposing a change" in said
+    assert keys.review.session.verdicts[held.file].choice is Choice.KEEP
 
 
 def test_a_keep_is_not_asked_again_until_the_content_changes(tmp_path: Path) -> None:
