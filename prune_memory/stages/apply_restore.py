@@ -139,6 +139,9 @@ def _from_tombstone(root: Path, row: RegisterRow) -> Source | None:
     restore_target(head.original_file, f"tombstone {row.tombstone}")
     records = tuple(replace(rec, seq=head.register_id) for rec in head.index_lines)
     edits = head.extra("link_edits") or []
+    for edit in edits:  # the header is text anyone can edit: only kept topic files
+        if isinstance(edit, dict):
+            restore_target(str(edit.get("file")), f"tombstone {row.tombstone}")
     return Source(file=head.original_file, data=data, records=records,
                   superseded=head.superseded_by, where=row.tombstone,
                   ref={"tombstone": row.tombstone},

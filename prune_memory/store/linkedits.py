@@ -15,7 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from prune_memory.store.stepkit import read_or_none, sha256, topic_names, write_verified
+from prune_memory.store.stepkit import (
+    inside,
+    read_or_none,
+    replace_if,
+    sha256,
+    sha_or_none,
+    topic_names,
+)
 
 
 @dataclass(frozen=True)
@@ -108,30 +115,33 @@ def _replaced(raw: bytes, spans: Iterable[tuple[int, str, str]], *,
 def apply_edit(root: Path, edit: LinkEdit) -> bool:
     """Unlink in `edit.file` if it still holds the bytes the edit was planned on; True when
     the file now holds the edited text (done before, or done now)."""
-    raw = read_or_none(root / edit.file)
+    raw = read_or_none(inside(root, edit.file))
     if raw is None or sha256(raw) == edit.after_sha256:
         return raw is not None
     if sha256(raw) != edit.before_sha256:
         return False  # changed since: left as it is, the link stays for `scan` to report
-    write_verified(root / edit.file, _replaced(raw, edit.spans))
-    return True
+    replace_if(root / edit.file, edit.before_sha256, _replaced(raw, edit.spans))
+    return sha_or_none(root / edit.file) == edit.after_sha256
 
 
 def revert_edit(root: Path, edit: LinkEdit) -> str:
     """Put the links back: `reverted`, `unchanged` (nothing of ours there), or `changed`
-    (the file was edited since; the links were put back where their words still stand)."""
-    raw = read_or_none(root / edit.file)
+    (the file was edited since; the links were put back where their words still stand).
+    The edit may come from a tombstone header, which anyone can edit: only a file directly
+    in the memory directory is ever written."""
+    raw = read_or_none(inside(root, edit.file))
     if raw is None or sha256(raw) == edit.before_sha256:
         return "unchanged"
     if sha256(raw) == edit.after_sha256:
-        write_verified(root / edit.file, _replaced(raw, edit.spans, backwards=True))
+        replace_if(root / edit.file, edit.after_sha256,
+                   _replaced(raw, edit.spans, backwards=True))
         return "reverted"
     text = raw.decode("utf-8", errors="strict") if _utf8(raw) else None
     if text is None or not any(new in text for _, _, new in edit.spans):
         return "unchanged"
     for _, old, new in edit.spans:
         text = text.replace(new, old, 1)
-    write_verified(root / edit.file, text.encode("utf-8"))
+    replace_if(root / edit.file, sha256(raw), text.encode("utf-8"))
     return "changed"
 
 

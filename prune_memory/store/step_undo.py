@@ -16,10 +16,11 @@ from prune_memory.store.stepkit import (
     Step,
     StepConflict,
     StepOutcome,
+    ensure_file,
     remove_if,
+    replace_if,
     sha256,
     sha_or_none,
-    write_verified,
 )
 
 
@@ -39,7 +40,10 @@ def run_undo_pass(root: Path, step: Step) -> StepOutcome:
         data = read_snapshot_file(snapshot, rel)
         if data is None or sha256(data) != before:
             raise StepConflict(f"{rel} is missing from the snapshot {snapshot}")
-        write_verified(root / rel, data)
+        if after is None:  # the pass removed it
+            ensure_file(root / rel, data)
+        else:  # only over what the pass left; a line appended meanwhile is kept
+            replace_if(root / rel, str(after), data)
     for rel in sorted((_relative(d) for d in step.get("dirs", [])), key=len, reverse=True):
         _remove_if_empty(root / rel)
     return StepOutcome("undo", step["file"], "done", f"{len(files)} file(s) put back")

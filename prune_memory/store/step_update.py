@@ -15,6 +15,7 @@ from pathlib import Path
 from prune_memory.store import indexedit
 from prune_memory.store.journal import unpack
 from prune_memory.store.logedit import add_register_row
+from prune_memory.store.logtable import code_name
 from prune_memory.store.pruninglog import RegisterRow, has_register_row
 from prune_memory.store.step_simple import log_once, restore_bytes
 from prune_memory.store.step_withdraw import tombstone_bytes
@@ -24,34 +25,35 @@ from prune_memory.store.stepkit import (
     StepOutcome,
     edit_index,
     ensure_file,
+    inside,
     read_log_text,
     remove_if,
+    replace_if,
     sha_or_none,
     write_log_text,
-    write_verified,
 )
 
 
 def run_update_entry(root: Path, step: Step) -> StepOutcome:
     """Carry out (or finish) one update described by its journal record."""
     file, rid = step["file"], step["register_id"]
+    target, stone = inside(root, file), inside(root, step["tombstone"])
     if not has_register_row(read_log_text(root), rid):
-        if sha_or_none(root / file) != step["original_sha256"]:
+        if sha_or_none(target) != step["original_sha256"]:
             return _roll_back(root, step)
         try:
-            ensure_file(root / step["tombstone"], tombstone_bytes(root, step))
+            ensure_file(stone, tombstone_bytes(root, step))
         except StepConflict:
             return _roll_back(root, step)
         text = add_register_row(read_log_text(root), RegisterRow(*step["row"]),
                                 manifest=step["manifest"], date=step["date"])
         write_log_text(root, text)
-    current = sha_or_none(root / file)
-    if current == step["original_sha256"]:
-        write_verified(root / file, unpack(step["data"]))
-    elif current != step["after_sha256"]:
+    if sha_or_none(target) == step["original_sha256"]:
+        replace_if(target, step["original_sha256"], unpack(step["data"]))
+    if sha_or_none(target) != step["after_sha256"]:
         reason = (f"{file} changed during the update; the newer text was kept, the tombstone "
                   f"{step['tombstone']} holds the earlier one")
-        log_once(root, [step["date"], "update-cancelled", f"`{file}`", rid, reason])
+        log_once(root, [step["date"], "update-cancelled", code_name(file), rid, reason])
         return StepOutcome("update", file, "cancelled", reason)
     rewrite_lines(root, step["index_change"])
     return StepOutcome("update", file, "done", f"updated as {rid}")
@@ -60,10 +62,10 @@ def run_update_entry(root: Path, step: Step) -> StepOutcome:
 def run_revert_update(root: Path, step: Step) -> StepOutcome:
     """Put back the version an update replaced, with its index lines."""
     file = step["file"]
-    current = sha_or_none(root / file)
-    if current == step["updated_sha256"]:
-        write_verified(root / file, restore_bytes(root, step))
-    elif current != step["original_sha256"]:
+    target = inside(root, file)
+    if sha_or_none(target) == step["updated_sha256"]:
+        replace_if(target, step["updated_sha256"], restore_bytes(root, step))
+    if sha_or_none(target) != step["original_sha256"]:
         return StepOutcome("restore", file, "rolled-back",
                            f"{file} changed since the update; nothing was restored — its "
                            f"earlier version is in {step['source'].get('tombstone')}")

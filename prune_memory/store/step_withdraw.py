@@ -36,7 +36,8 @@ def run_withdraw(root: Path, step: Step) -> StepOutcome:
     """Carry out (or finish) one withdrawal step described by its journal record."""
     file = step["file"]
     for name in (file, step["tombstone"], *([step["superseded"]["file"]]
-                                            if step.get("superseded") else [])):
+                                            if step.get("superseded") else []),
+                 *(edit.file for edit in link_edits(step))):
         inside(root, name)
     current = sha_or_none(root / file)
     committed = _row_written(root, step)

@@ -324,3 +324,26 @@ def test_a_pointer_s_sub_bullets_leave_and_come_back_with_it(tmp_path: Path) -> 
         "# Memory\n- [Auth](project_auth.md) — sessions\n  - cookie signing\n")
     apply.restore(memory, "2026-11-29-01", now=NOW)
     assert (memory / "MEMORY.md").read_text() == index
+
+
+def test_a_line_appended_while_an_update_is_written_is_kept(
+        memory: Path, snap: Snapshot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another session appends to the memory in the instant the update replaces it: the
+    appended line stays, after the new text, and the update says the file changed."""
+    target = memory / "project_ci.md"
+    real = atomic._write_temp
+    added = b"- written meanwhile\n"
+
+    def append_meanwhile(path: Path, data: bytes) -> Path:
+        temp = real(path, data)
+        if path == target and not target.read_bytes().endswith(added):
+            with target.open("ab") as handle:
+                handle.write(added)
+        return temp
+
+    monkeypatch.setattr(atomic, "_write_temp", append_meanwhile)
+    with pytest.raises(RefusedError, match="changed during the update"):
+        apply.update_entry(memory, "project_ci.md", "GitHub Actions builds", reason="moved",
+                           snapshot=snap, now=NOW)
+    text = target.read_bytes()
+    assert b"GitHub Actions builds" in text and text.endswith(added)

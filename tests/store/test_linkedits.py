@@ -121,3 +121,29 @@ def test_a_withdrawal_killed_anywhere_leaves_links_and_file_in_step(
         if finished:
             return
     pytest.fail("the withdrawal never finished within 30 file operations")
+
+
+def test_a_line_appended_while_the_links_are_edited_is_kept(
+        memory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Claude Code takes no lock: a line another session appends to a kept memory while a
+    withdrawal unlinks it (or its restore links it again) survives both edits."""
+    from prune_memory.store import atomic
+
+    hub = memory / "project_hub.md"
+    real = atomic._write_temp
+    added = b"- a note written meanwhile\n"
+
+    def append_meanwhile(path: Path, data: bytes) -> Path:
+        temp = real(path, data)
+        if path == hub:
+            with hub.open("ab") as handle:
+                handle.write(added)
+        return temp
+
+    monkeypatch.setattr(atomic, "_write_temp", append_meanwhile)
+    apply.withdraw(memory, WithdrawRequest("project_auth.md", "x"),
+                   snapshot=take_snapshot(memory, NOW), now=NOW)
+    assert hub.read_bytes().endswith(added) and b"auth (withdrawn" in hub.read_bytes()
+    apply.restore(memory, "2026-11-29-01", now=NOW)
+    text = hub.read_bytes()
+    assert text.count(added) == 2 and b"[[auth]]" in text and b"[[auth#tokens]]" in text
