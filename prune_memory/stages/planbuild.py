@@ -15,7 +15,7 @@ from prune_memory.stages.decide import Decision, Evidence, decide, grade
 from prune_memory.stages.flagmarks import keep_flagged
 from prune_memory.stages.inoculation import draft_inoculation
 from prune_memory.stages.reachability import Reachability
-from prune_memory.stages.repairs import LEAVING, propose_repairs
+from prune_memory.stages.repairs import LEAVING, propose_repairs, within_load_cap
 from prune_memory.stages.rules import DRIFT
 from prune_memory.stages.staleness import StalenessReport
 from prune_memory.store.pruninglog import ProtectedItem
@@ -72,7 +72,8 @@ def assemble_plan(memdir: MemoryDir, options: PassOptions,
                                  flagged or {})
                     for ev, decay in evidence)
     leaving = frozenset(e.file for e in entries if e.action in LEAVING)
-    reachability = {**reach.to_json(), "repairs": propose_repairs(memdir, reach, entries),
+    repairs, held = within_load_cap(memdir, propose_repairs(memdir, reach, entries))
+    reachability = {**reach.to_json(), "repairs": repairs, "held_repairs": held,
                     "coherence": index_coherence(memdir) + fragment_merges(memdir, leaving)}
     return Plan(
         memory_dir=str(memdir.root), repo=str(options.repo) if options.repo else None,

@@ -69,6 +69,34 @@ def propose_repairs(memdir: MemoryDir, reach: Reachability,
     return repairs
 
 
+def within_load_cap(memdir: MemoryDir, repairs: list[JSON]) -> tuple[list[JSON], list[JSON]]:
+    """The repairs that keep the index inside Claude Code's load cap, and the orphan lines
+    held back: an index line past line 200 (or 25,000 characters) is never loaded, and each
+    one added there would push a loaded pointer out of every session."""
+    if memdir.index is None:
+        return repairs, []
+    cap = memdir.index.cap
+    lines = cap.lines - sum(1 for r in repairs if r["kind"] == "drop-dangling")
+    chars = cap.chars
+    fits: list[JSON] = []
+    held: list[JSON] = []
+    opened = False
+    for repair in repairs:
+        if repair["kind"] != "index-orphan":
+            fits.append(repair)
+            continue
+        extra = 1 + (0 if opened else 2)  # the section heading and its blank line, once
+        size = len(repair["line"]) + 1 + (0 if opened else len(ORPHAN_SECTION) + 5)
+        if lines + extra > cap.line_cap or chars + size > cap.char_cap:
+            held.append({**repair, "why": repair["why"] + "; not indexed automatically: the "
+                         f"index would pass its load cap ({cap.line_cap} lines or "
+                         f"{cap.char_cap:,} characters) — fold or withdraw something first"})
+            continue
+        fits.append(repair)
+        lines, chars, opened = lines + extra, chars + size, True
+    return fits, held
+
+
 def _linked(raw: bytes, file: str) -> bool:
     """The line-level reading of the index (the one edits use) already links `file`: say,
     an index whose lines end in a lone CR, which the loader reads as a single line. Adding

@@ -63,3 +63,21 @@ def test_entries_past_the_cap_are_unloaded(tmp_path: Path) -> None:
                               "late.md": topic("late", "x")})
     assert result["unloaded"] == [{"file": "late.md", "lines": [201]}]
     assert result["orphaned"] == []
+
+
+def test_orphans_are_not_indexed_past_the_load_cap(tmp_path: Path) -> None:
+    """Re-indexing orphans into a nearly full index would push loaded pointers past line
+    200, where no session sees them: those lines are held back for a person."""
+    from prune_memory.stages.repairs import propose_repairs, within_load_cap
+
+    pointers = "".join(f"- [m{n}](m{n}.md) — note {n}\n" for n in range(196))
+    files = {f"m{n}.md": topic(f"m{n}", f"Note {n}.") for n in range(196)}
+    files.update({f"orphan{n}.md": topic(f"orphan{n}", "Not indexed.") for n in range(3)})
+    memdir = load_memory_dir(write_tree(tmp_path, {"MEMORY.md": pointers, **files}))
+    repairs = propose_repairs(memdir, scan(memdir), [])
+    assert [r["file"] for r in repairs] == ["orphan0.md", "orphan1.md", "orphan2.md"]
+    fits, held = within_load_cap(memdir, repairs)
+    # 196 pointers + a blank line and the heading + two orphans = 200 lines, all loaded
+    assert [r["file"] for r in fits] == ["orphan0.md", "orphan1.md"]
+    assert [r["file"] for r in held] == ["orphan2.md"]
+    assert "load cap" in held[0]["why"]
