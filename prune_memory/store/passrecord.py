@@ -18,7 +18,7 @@ from typing import Any
 from prune_memory.state import dir_key, state_subdir
 from prune_memory.store import atomic
 from prune_memory.store.safe_read import read_regular
-from prune_memory.store.snapshot import copied, read_manifest, stored_path
+from prune_memory.store.snapshot import copied, masked_in_snapshot, read_manifest, stored_path
 from prune_memory.store.stepkit import sha256
 
 RECORD_SUFFIX = ".pass.json"
@@ -74,7 +74,7 @@ def changes_since(root: Path, manifest: Path,
     for stored in before:
         if stored in seen:
             continue
-        if stored not in names and stored != stored_path(stored):
+        if stored not in names and masked_in_snapshot(stored):
             raise OSError(f"a file the pass removed is named in the snapshot only by a "
                           f"digest ({stored})")
         changed[names.get(stored, stored)] = None

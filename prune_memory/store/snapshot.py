@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,6 +76,15 @@ def stored_name(name: str) -> str:
 
 def stored_path(rel: str) -> str:
     return "/".join(stored_name(part) for part in rel.split("/"))
+
+
+def masked_in_snapshot(rel: str) -> bool:
+    """Whether a manifest path is one `stored_name` gave a digest for (its real name is not
+    in the snapshot)."""
+    return any(_MASKED_NAME.fullmatch(part) for part in rel.split("/"))
+
+
+_MASKED_NAME = re.compile(r"masked-name-[0-9a-f]{32}")
 
 
 def _copy_file(src: Path, dst: Path, info: os.stat_result) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.errors import BadInputError
+from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.plan import Inoculation
 from prune_memory.stages import apply
 from prune_memory.stages.apply import WithdrawRequest
@@ -58,6 +58,34 @@ def test_undo_gives_back_every_byte_and_keeps_what_the_pass_wrote(memory: Path) 
     assert restorable(memory).passes == ()
     with pytest.raises(BadInputError, match="no pass to undo"):
         undo_passes(memory, "last", now=LATER)
+
+
+def test_a_file_whose_name_holds_a_secret_is_undone_exactly(memory: Path) -> None:
+    """The snapshot stores such a name under a digest of it; the pass record still names
+    the withdrawn file (from the pass's own changes), so the undo puts it back by name."""
+    secret_name = "ghp_" + "Zq8Lm2Nx7Vb4Kc1Jd5Hf9Gs3Ta6Wy0Pe2Ru4Io"[:36] + ".md"
+    (memory / secret_name).write_text(topic("odd", "named after a token"))
+    start = tree_hash(memory)
+    snap = take_snapshot(memory, NOW)
+    assert secret_name not in snap.manifest.read_text()
+    applied = apply.withdraw(memory, WithdrawRequest(secret_name, "x"), snapshot=snap,
+                             now=NOW).applied
+    record_pass(memory, snap, NOW, applied)
+    (done,) = undo_passes(memory, "last", now=LATER)
+    assert done.exact and tree_hash(memory) == start
+
+
+def test_a_removed_file_the_snapshot_names_only_by_a_digest_is_not_guessed(
+        memory: Path) -> None:
+    """Removed by something the pass did not record (so not named by it): the pass cannot be
+    undone whole, and says why, rather than writing a file under the digest."""
+    secret_name = "ghp_" + "Zq8Lm2Nx7Vb4Kc1Jd5Hf9Gs3Ta6Wy0Pe2Ru4Io"[:36] + ".md"
+    (memory / secret_name).write_text(topic("odd", "named after a token"))
+    snap = take_snapshot(memory, NOW)
+    (memory / secret_name).unlink()
+    with pytest.raises(RefusedError, match="named in the snapshot only by a digest"):
+        record_pass(memory, snap, NOW, [])
+    assert not list(memory.glob("masked-name-*"))
 
 
 def test_something_written_since_is_kept_and_each_id_is_restored(memory: Path) -> None:
