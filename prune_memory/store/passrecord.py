@@ -119,7 +119,7 @@ def archive(root: Path, record: PassRecord, now_stamp: str) -> Path:
     for rel, digest in sorted(record.after.items()):
         if digest is None:
             continue
-        data = (root / rel).read_bytes()
+        data = read_regular(root / rel)  # never a FIFO or a link put there since
         dest = target / rel
         for parent in reversed(dest.relative_to(target).parents[:-1]):
             (target / parent).mkdir(mode=0o700, exist_ok=True)
