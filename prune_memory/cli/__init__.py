@@ -26,6 +26,7 @@ if not _hook_fast_path(sys.argv):
     from prune_memory.cli import jsonl  # noqa: F401  isort: skip
     from prune_memory.cli import hygiene  # noqa: F401  isort: skip
     from prune_memory.cli import engine  # noqa: F401  isort: skip
+    from prune_memory.cli import restore  # noqa: F401  isort: skip
     from prune_memory.cli import flags  # noqa: F401  isort: skip
     from prune_memory.cli import reaccession  # noqa: F401  isort: skip
     from prune_memory.cli import staleness  # noqa: F401  isort: skip

@@ -21,15 +21,36 @@ app = typer.Typer(
     help="Keep Claude Code memory directories accurate and small: "
     "evidenced, reversible forgetting.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
+
+def _version(value: bool) -> None:
+    if value:
+        from prune_memory import __version__
+
+        typer.echo(f"prune-memory {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: Annotated[bool, typer.Option(
+        "--version", callback=_version, is_eager=True,
+        help="Print the version and exit.")] = False) -> None:
+    """Keep Claude Code memory directories accurate and small: evidenced, reversible
+    forgetting. Shell completion: prune-memory --install-completion."""
+
 
 MemoryDirArg = Annotated[
     Path | None,
     typer.Argument(help="Memory directory. Default: the current git root's directory.",
                    show_default=False),
+]
+MemoryDirOpt = Annotated[
+    Path | None,
+    typer.Option("--memory-dir", metavar="DIR",
+                 help="Memory directory (the same as giving MEMORY_DIR).", show_default=False),
 ]
 ProjectOpt = Annotated[
     Path | None,
@@ -45,13 +66,34 @@ NowOpt = Annotated[
 ]
 
 
-def console(stderr: bool = False) -> Console:
-    """A rich console that respects NO_COLOR and plain pipes."""
-    return Console(stderr=stderr, no_color="NO_COLOR" in os.environ, highlight=False,
-                   soft_wrap=True)
+def console(stderr: bool = False, *, wrap: bool = False) -> Console:
+    """A rich console that respects NO_COLOR (no colour and no other styling either) and
+    plain pipes. Text is never read as markup: memories hold `[brackets]` of their own.
+    `wrap` breaks long lines at word boundaries to the terminal's width (the review)."""
+    plain = "NO_COLOR" in os.environ
+    if plain:
+        return Console(stderr=stderr, no_color=True, highlight=False, soft_wrap=not wrap,
+                       markup=False, emoji=False, color_system=None)
+    return Console(stderr=stderr, highlight=False, soft_wrap=not wrap, markup=False,
+                   emoji=False)
 
 
-def emit_json(data: Any) -> None:
+def ask(out: Console, prompt: str) -> str:
+    """Read one answer. The prompt is plain text (memories hold brackets of their own),
+    broken at word boundaries with room left on its last line for what is typed."""
+    from prune_memory.report.wrapping import wrap
+
+    lines = wrap(prompt, out.width - 4)
+    for line in lines[:-1]:
+        out.print(line, soft_wrap=True)
+    return out.input(lines[-1] + " ", markup=False, emoji=False)
+
+
+def emit_json(data: Any, schema: str | None = None) -> None:
+    """Print JSON; `schema` tags it `prune-memory/<schema>@1` (references/schemas/ holds
+    each one's JSON Schema)."""
+    if schema is not None:
+        data = {"schema": f"prune-memory/{schema}@1", **data}
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
 
 
@@ -70,14 +112,18 @@ def parse_now(value: str | None) -> datetime:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
-def resolve_memory_dir(memory_dir: Path | None, project: Path | None) -> Path:
-    """The directory named on the command line, by --project, or for the current git root."""
+def resolve_memory_dir(memory_dir: Path | None, project: Path | None,
+                       option: Path | None = None) -> Path:
+    """The directory named on the command line (MEMORY_DIR or --memory-dir), by --project,
+    or for the current git root. Every command names it these same ways."""
     from prune_memory.store.locate import memory_dir_for_project
 
-    if memory_dir is not None and project is not None:
-        raise BadInputError("give either MEMORY_DIR or --project, not both")
-    if memory_dir is not None:
-        return memory_dir
+    given = [g for g in (memory_dir, option, project) if g is not None]
+    if len(given) > 1:
+        raise BadInputError("name the memory directory once: MEMORY_DIR, --memory-dir or "
+                            "--project")
+    if memory_dir is not None or option is not None:
+        return memory_dir or option  # type: ignore[return-value]
     return memory_dir_for_project(project or Path.cwd())
 
 

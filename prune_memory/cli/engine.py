@@ -17,6 +17,7 @@ from prune_memory.cli.common import (
     MemoryDirArg,
     NowOpt,
     ProjectOpt,
+    RepoOpt,
     app,
     console,
     emit_json,
@@ -25,10 +26,15 @@ from prune_memory.cli.common import (
     snapshot_dir_path,
     warn,
 )
+from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.stages import apply
 from prune_memory.stages.apply import ApplyResult, Inoculation, WithdrawRequest
 from prune_memory.stages.auditlog import AuditSummary, write_audit
+from prune_memory.stages.claudemd import read_claude_md
+from prune_memory.stages.inoculation_check import claude_md_conflict, field_problem
+from prune_memory.stages.passrun import record_pass
 from prune_memory.stages.snapshot import Snapshot, take_snapshot
+from prune_memory.store.locate import git_root
 from prune_memory.store.pruninglog import read_log
 
 FileArg = Annotated[str, typer.Argument(help="The memory file (a path, or a name inside "
@@ -48,16 +54,17 @@ ExpectOpt = Annotated[str | None, typer.Option(
 
 @app.command()
 def snapshot(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
+             dir_opt: MemoryDirOpt = None,
              snapshot_dir: SnapshotDirOpt = None, json: JsonOpt = False,
              now: NowOpt = None) -> None:
     """Copy the memory directory outside itself and verify the copy (MANIFEST.sha256).
 
     Example: prune-memory snapshot ~/.claude/projects/-home-me-app/memory
     """
-    root = resolve_memory_dir(memory_dir, project)
+    root = resolve_memory_dir(memory_dir, project, dir_opt)
     snap = take_snapshot(root, parse_now(now), snapshot_dir_path(snapshot_dir))
     if json:
-        emit_json(snap.to_json())
+        emit_json(snap.to_json(), "snapshot")
         return
     console().print(f"snapshot of {snap.files} files verified: {snap.manifest}")
     for link in snap.links:
@@ -78,8 +85,8 @@ def withdraw(file: FileArg, *, reason: ReasonOpt, rule: RuleOpt = "manual",
     snap = _fresh_snapshot(root, when, snapshot_dir)
     request = WithdrawRequest(name, reason, rule, expected_sha256=expect_sha256)
     result = apply.withdraw(root, request, snapshot=snap, now=when)
-    _log_single_step(root, snap, withdrawn=1, now=now)
-    _render(result, json)
+    _log_single_step(root, snap, result, now=now)
+    render_result(result, json)
 
 
 @app.command()
@@ -95,7 +102,8 @@ def inoculate(file: FileArg, *,
                   "--withdraw", help="Also tombstone FILE (one register row names both).")]
               = False,
               rule: RuleOpt = "5i-abandoned-strategy", memory_dir: MemoryDirOpt = None,
-              project: ProjectOpt = None, snapshot_dir: SnapshotDirOpt = None,
+              project: ProjectOpt = None, repo: RepoOpt = None,
+              snapshot_dir: SnapshotDirOpt = None,
               expect_sha256: ExpectOpt = None, json: JsonOpt = False,
               now: NowOpt = None) -> None:
     """Write a SUPERSEDED counter-memory (and its index line) so FILE's pattern is not re-derived.
@@ -108,13 +116,14 @@ def inoculate(file: FileArg, *,
     snap = _fresh_snapshot(root, when, snapshot_dir)
     ino = Inoculation(pattern=pattern, evidence=evidence, abandonment_reason=reason,
                       do_not_rederive=do_not_rederive, period=period or "", slug=slug)
+    _check_note(ino, repo or git_root(project or Path.cwd()))
     request = WithdrawRequest(name, reason, rule, expected_sha256=expect_sha256) \
         if withdraw else None
     result = apply.inoculate(root, name, ino, snapshot=snap, now=when, withdraw=request,
                              expected_sha256=expect_sha256)
     if withdraw:
-        _log_single_step(root, snap, withdrawn=1, now=now)
-    _render(result, json)
+        _log_single_step(root, snap, result, now=now)
+    render_result(result, json)
 
 
 @app.command()
@@ -125,7 +134,7 @@ def protect(file: FileArg, *, reason: ReasonOpt, memory_dir: MemoryDirOpt = None
     Example: prune-memory protect decision_flat_layout.md --reason "rationale is not in git"
     """
     root, name = _locate(file, memory_dir, project)
-    _render(apply.protect(root, name, reason, now=parse_now(now)), json)
+    render_result(apply.protect(root, name, reason, now=parse_now(now)), json)
 
 
 @app.command()
@@ -136,34 +145,22 @@ def unprotect(file: FileArg, *, reason: ReasonOpt, memory_dir: MemoryDirOpt = No
     Example: prune-memory unprotect decision_flat_layout.md --reason "layout was replaced"
     """
     root, name = _locate(file, memory_dir, project)
-    _render(apply.unprotect(root, name, reason, now=parse_now(now)), json)
-
-
-@app.command()
-def restore(register_id: Annotated[str, typer.Argument(help="Register id, YYYY-MM-DD-NN.")],
-            memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
-            reason: Annotated[str, typer.Option(help="Why it comes back (logged).")] = "",
-            json: JsonOpt = False, now: NowOpt = None) -> None:
-    """Bring a withdrawn memory back byte for byte, with its index line.
-
-    Example: prune-memory restore 2026-11-29-03 ~/.claude/projects/-home-me-app/memory
-    """
-    root = resolve_memory_dir(memory_dir, project)
-    _render(apply.restore(root, register_id, now=parse_now(now), reason=reason), json)
+    render_result(apply.unprotect(root, name, reason, now=parse_now(now)), json)
 
 
 @app.command()
 def recover(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
+            dir_opt: MemoryDirOpt = None,
             json: JsonOpt = False) -> None:
     """Finish or roll back a step a crash interrupted; remove leftover temp files.
 
     Example: prune-memory recover ~/.claude/projects/-home-me-app/memory
     """
-    root = resolve_memory_dir(memory_dir, project)
+    root = resolve_memory_dir(memory_dir, project, dir_opt)
     done, notes = apply.recover(root)
     if json:
         emit_json({"steps": [vars(s) for s in done.steps],
-                   "temps_removed": list(done.temps_removed), "notes": notes})
+                   "temps_removed": list(done.temps_removed), "notes": notes}, "recover")
         return
     for note in notes:
         warn(note)
@@ -176,11 +173,19 @@ def recover(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
         out.print("nothing to recover")
 
 
+def _check_note(ino: Inoculation, repo: Path | None) -> None:
+    """No SUPERSEDED note of pasted-together fields, none that contradicts CLAUDE.md."""
+    if (problem := field_problem(ino)) is not None:
+        raise BadInputError(problem)
+    if (conflict := claude_md_conflict(ino, read_claude_md(repo, Path.home()))) is not None:
+        raise RefusedError(conflict)
+
+
 def _locate(file: str, memory_dir: Path | None, project: Path | None) -> tuple[Path, str]:
     """(memory directory, file name) from FILE and the optional directory options."""
     path = Path(file)
     if memory_dir is not None or project is not None:
-        return resolve_memory_dir(memory_dir, project), path.name
+        return resolve_memory_dir(None, project, memory_dir), path.name
     if path.parent != Path(".") or path.exists():
         return path.parent if path.parent != Path("") else Path("."), path.name
     return resolve_memory_dir(None, None), file
@@ -194,20 +199,24 @@ def _fresh_snapshot(root: Path, when: datetime, snapshot_dir: str | None) -> Sna
     return take_snapshot(root, when, snapshot_dir_path(snapshot_dir))
 
 
-def _log_single_step(root: Path, snap: Snapshot, *, withdrawn: int, now: str | None) -> None:
-    """A single-step command is its own small audit: one entry looked at, one withdrawn."""
+def _log_single_step(root: Path, snap: Snapshot, result: ApplyResult, *,
+                     now: str | None) -> None:
+    """A single-step command is its own small audit (one entry looked at, one withdrawn)
+    and its own pass, which `restore --pass` can undo."""
+    withdrawn = sum(1 for a in result.applied if a.op == "withdraw" and a.status == "done")
     summary = AuditSummary(entries_audited=1, withdrawn=withdrawn, updated=0,
                            protected=len(read_log(root).protected))
     write_audit(root, summary, snapshot=snap, now=parse_now(now))
+    record_pass(root, snap, parse_now(now), result.applied)
 
 
-def _render(result: ApplyResult, as_json: bool) -> None:
+def render_result(result: ApplyResult, as_json: bool) -> None:
     for note in result.warnings:
         warn(f"warning: {note}")
     for finding in result.findings:
         warn(f"finding: {finding.message}")
     if as_json:
-        emit_json(result.to_json())
+        emit_json(result.to_json(), "change")
         return
     out = console()
     for done in result.applied:
@@ -218,6 +227,5 @@ def _render(result: ApplyResult, as_json: bool) -> None:
             out.print(f"counter-memory {done.superseded} added to the index")
 
 
-# For sibling command modules (`cli/flags.py`, `cli/reaccession.py`).
+# For sibling command modules (`cli/flags.py`).
 locate_entry = _locate
-render_result = _render

@@ -15,10 +15,11 @@ from typing import Annotated
 import typer
 
 from prune_memory.cli.common import app, console
+from prune_memory.errors import BadInputError
 from prune_memory.hooks import entry
+from prune_memory.hooks.command import check_command, installed_command
 from prune_memory.hooks.gate import ENV_MODE, Mode
 from prune_memory.hooks.settings import (
-    DEFAULT_EXECUTABLE,
     FileChange,
     Scope,
     hook_entries,
@@ -53,11 +54,17 @@ class GateMode(StrEnum):
 MemoryRootOpt = Annotated[list[Path] | None, typer.Option(
     "--memory-root", metavar="DIR", help="Also treat this directory as memory (repeatable).")]
 UserOpt = Annotated[bool, typer.Option(
-    "--user/--project",
-    help="User settings (~/.claude, or $CLAUDE_CONFIG_DIR) or the project's .claude/.")]
-ProjectDirOpt = Annotated[Path | None, typer.Option(
-    "--project-dir", metavar="DIR",
-    help="Project for --project. Default: the current git root, else here.")]
+    "--user", help="User settings: ~/.claude (or $CLAUDE_CONFIG_DIR). The default.")]
+ProjectPathOpt = Annotated[Path | None, typer.Option(
+    "--project", metavar="PATH", help="This project's .claude/settings.json, shared with "
+    "everyone who clones it.")]
+LocalOpt = Annotated[bool, typer.Option(
+    "--local", help="The project's .claude/settings.local.json: yours only, kept out of git "
+    "(the project is --project PATH, else the current git root).")]
+ProjectDirOpt = Annotated[Path | None, typer.Option("--project-dir", hidden=True)]
+NoCheckOpt = Annotated[bool, typer.Option(
+    "--no-check", help="Do not run the command once before writing it (say, for settings "
+    "another machine will use).")]
 
 
 @hook_app.command("gate")
@@ -91,58 +98,74 @@ def record_read_command(*, memory_root: MemoryRootOpt = None) -> None:
 
 
 @hook_app.command("install")
-def install_command(*, user: UserOpt = True, project_dir: ProjectDirOpt = None,
+def install_command(*, user: UserOpt = False, project: ProjectPathOpt = None,
+                    local: LocalOpt = False, project_dir: ProjectDirOpt = None,
                     gate_mode: Annotated[GateMode, typer.Option(
                         "--gate-mode", help="Mode written into the gate's command.")]
                     = GateMode.STRICT,
                     memory_root: MemoryRootOpt = None,
-                    executable: Annotated[str, typer.Option(
-                        "--executable", help="Command that runs prune-memory, e.g. an "
-                                             "absolute path when it is not on PATH.")]
-                    = DEFAULT_EXECUTABLE) -> None:
-    """Add the gate and the read counter to Claude Code's settings.json.
+                    executable: Annotated[str | None, typer.Option(
+                        "--executable", help="Command that runs prune-memory. Default: the "
+                        "absolute path of this one, which works without it on PATH.")]
+                    = None, no_check: NoCheckOpt = False) -> None:
+    """Add the gate and the read counter to Claude Code's settings.
 
-    Every other key and hook is kept; running it twice changes nothing; a backup
-    (settings.json.bak-<time>) is taken before any change; a file that is not valid JSON is
-    refused (exit 2).
+    The command written is the absolute path of the prune-memory that runs now (a
+    virtualenv's works although Claude Code's PATH lacks it), and it is run once before
+    anything is written. Every other key and hook is kept; running it twice changes
+    nothing; the previous file is backed up under the state directory, never in the repo;
+    a file that is not valid JSON is refused (exit 2).
 
-    Example: prune-memory hook install --project --gate-mode warn
+    Example: prune-memory hook install --project . --gate-mode warn
+    Example: prune-memory hook install --local
     """
     roots = [root.expanduser().resolve() for root in memory_root or []]
-    entries = hook_entries(gate_mode.value, roots, executable)
-    path = settings_file(_scope(user), _project(project_dir))
+    entries = hook_entries(gate_mode.value, roots, executable or installed_command())
+    if not no_check:
+        gate = entries["PreToolUse"][0]["hooks"][0]["command"]
+        if (problem := check_command(gate)) is not None:
+            raise BadInputError(f"{problem}; nothing changed — give --executable, or "
+                                "--no-check to write it anyway")
+    path = settings_file(*_target(user, project, local, project_dir))
     _report(install_hooks(path, entries, datetime.now(UTC)), "hooks installed in",
             "hooks already installed in")
 
 
 @hook_app.command("uninstall")
-def uninstall_command(*, user: UserOpt = True, project_dir: ProjectDirOpt = None) -> None:
-    """Remove exactly our hook entries from Claude Code's settings.json.
+def uninstall_command(*, user: UserOpt = False, project: ProjectPathOpt = None,
+                      local: LocalOpt = False, project_dir: ProjectDirOpt = None) -> None:
+    """Remove exactly our hook entries from Claude Code's settings.
 
     Example: prune-memory hook uninstall --user
     """
-    path = settings_file(_scope(user), _project(project_dir))
+    path = settings_file(*_target(user, project, local, project_dir))
     _report(uninstall_hooks(path, datetime.now(UTC)), "hooks removed from",
             "no prune-memory hooks in")
 
 
 @skill_app.command("install")
-def skill_install_command(*, user: UserOpt = True, project_dir: ProjectDirOpt = None) -> None:
+def skill_install_command(*, user: UserOpt = False, project: ProjectPathOpt = None,
+                          project_dir: ProjectDirOpt = None) -> None:
     """Write the prune-memory skill (SKILL.md) where Claude Code finds skills.
 
     Example: prune-memory skill install --user
     """
-    path = skill_file(_scope(user), _project(project_dir))
+    scope, where = _target(user, project, False, project_dir)
+    path = skill_file(Scope.USER if scope is Scope.USER else Scope.PROJECT, where)
     _report(install_skill(path, datetime.now(UTC)), "skill written to", "skill up to date in")
 
 
-def _scope(user: bool) -> Scope:
-    return Scope.USER if user else Scope.PROJECT
-
-
-def _project(project_dir: Path | None) -> Path:
-    here = (project_dir or Path.cwd()).expanduser().resolve()
-    return here if project_dir is not None else git_root(here) or here
+def _target(user: bool, project: Path | None, local: bool,
+            project_dir: Path | None) -> tuple[Scope, Path]:
+    """Which settings: --user (the default), --project PATH, or --local."""
+    project = project or project_dir
+    if user and (project is not None or local):
+        raise BadInputError("give one of --user, --project PATH or --local")
+    here = (project or Path.cwd()).expanduser().resolve()
+    where = here if project is not None else git_root(here) or here
+    if local:
+        return Scope.LOCAL, where
+    return (Scope.PROJECT, where) if project is not None else (Scope.USER, where)
 
 
 def _report(change: FileChange, done: str, unchanged: str) -> None:

@@ -10,6 +10,7 @@ import typer
 from prune_memory.cli.common import (
     JsonOpt,
     MemoryDirArg,
+    MemoryDirOpt,
     NowOpt,
     ProjectOpt,
     app,
@@ -107,6 +108,7 @@ def lint(target: TargetArg = None, *, store: StoreOpt = None, project: ProjectOp
 
 @filters_app.command("init")
 def filters_init(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
+                 dir_opt: MemoryDirOpt = None,
                  force: Annotated[bool, typer.Option(
                      "--force", help="Replace an existing retention-policy.md.")] = False) -> None:
     """Write retention-policy.md (prose plus the rules the tool reads) into a memory directory.
@@ -117,7 +119,7 @@ def filters_init(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
     """
     from prune_memory.stages.filters import init_policy
 
-    written = init_policy(resolve_memory_dir(memory_dir, project), force=force)
+    written = init_policy(resolve_memory_dir(memory_dir, project, dir_opt), force=force)
     print(f"wrote {written}; add your own [[never_persist]] rules to its policy block")
 
 

@@ -63,7 +63,7 @@ def report_command(store: StoreArg, *, now: NowOpt = None,
     out = report(records, analysis)
     if negations is NegationSet.EXTENDED:
         out["contradiction_flags"] += denial_flags(records, analysis)
-    emit_json(out)
+    emit_json(out, "jsonl-report")
 
 
 @jsonl_app.command("prune")
@@ -97,7 +97,7 @@ def prune_command(
         raise BadInputError(f"--backup-dir is not a folder: {backup_dir}")
     backup = backup_path(store, when, backup_dir)
     write_outcome(outcome, store, out, archive, backup)
-    emit_json({**outcome.summary(), "backup": str(backup)})
+    emit_json({**outcome.summary(), "backup": str(backup)}, "jsonl-prune")
 
 
 @jsonl_app.command("verify")
@@ -134,7 +134,7 @@ def _print_results(results: list[CheckResult], field: str, *, as_json: bool) -> 
     passed = sum(result.passed for result in results)
     if as_json:
         emit_json({"passed": passed, "total": len(results),
-                   "checks": [result.to_json(field) for result in results]})
+                   "checks": [result.to_json(field) for result in results]}, "jsonl-verify")
         return
     for result in results:
         typer.echo(jsonlib.dumps(result.to_json(field), ensure_ascii=False))

@@ -10,6 +10,7 @@ import typer
 from prune_memory.cli.common import (
     JsonOpt,
     MemoryDirArg,
+    MemoryDirOpt,
     NowOpt,
     ProjectOpt,
     RepoOpt,
@@ -20,11 +21,15 @@ from prune_memory.cli.common import (
     resolve_memory_dir,
     resolve_repo,
 )
+from prune_memory.errors import ExitCode
 from prune_memory.model import LoadError
 from prune_memory.pipeline import PassOptions, build_plan
 from prune_memory.plan import Plan
 from prune_memory.report.formats import Format, renderer
 
+DiffOpt = Annotated[bool, typer.Option(
+    "--diff", help="Show what applying the proposals would write, as unified diffs (exit 1 "
+    "when anything would change).")]
 FormatOpt = Annotated[Format, typer.Option("--format", help="table, json or markdown.")]
 ConfigOpt = Annotated[Path | None, typer.Option(
     "--config", help="Config file (count rules); default: .prune-memory.toml in the repo.")]
@@ -40,15 +45,26 @@ def pass_options(root: Path, repo: Path | None, project: Path | None, now: str |
 
 
 @app.command()
-def plan(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None, repo: RepoOpt = None,
-         json: JsonOpt = False, fmt: FormatOpt = Format.TABLE, now: NowOpt = None,
-         config: ConfigOpt = None) -> None:
+def plan(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
+         dir_opt: MemoryDirOpt = None, repo: RepoOpt = None,
+         json: JsonOpt = False, fmt: FormatOpt = Format.TABLE, diff: DiffOpt = False,
+         now: NowOpt = None, config: ConfigOpt = None) -> None:
     """Show what a pass would do to every entry, with evidence; changes nothing.
 
     Example: prune-memory plan ~/.claude/projects/-home-me-app/memory --repo ~/app --json
+    Example: prune-memory plan --project . --diff
     """
-    root = resolve_memory_dir(memory_dir, project)
+    root = resolve_memory_dir(memory_dir, project, dir_opt)
     result = build_plan(root, pass_options(root, repo, project, now, config))
+    if diff:
+        from prune_memory.stages.plandiff import plan_diff
+
+        text = plan_diff(root, result)
+        typer.echo(text, nl=False)
+        report_load_errors([LoadError(**e) for e in result.errors])
+        if text:
+            raise typer.Exit(ExitCode.FINDINGS)
+        return
     render_plan(result, Format.JSON if json else fmt)
     report_load_errors([LoadError(**e) for e in result.errors])
 

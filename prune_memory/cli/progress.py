@@ -9,6 +9,8 @@ from contextlib import contextmanager
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+from prune_memory.cli.common import console as stderr_console
+
 STAGES = ("load", "classify", "staleness", "fidelity", "hygiene", "decide")
 
 
@@ -21,7 +23,7 @@ def stage_progress(console: Console, *,
         yield lambda stage: None
         return
     with Progress(TextColumn("{task.description:<10}"), BarColumn(), TimeElapsedColumn(),
-                  console=Console(stderr=True, no_color=console.no_color),
+                  console=stderr_console(stderr=True),
                   transient=True) as progress:
         tasks = {name: progress.add_task(name, total=1, start=False) for name in STAGES}
         current: list[str] = []

@@ -9,6 +9,7 @@ import typer
 from prune_memory.cli.common import (
     JsonOpt,
     MemoryDirArg,
+    MemoryDirOpt,
     NowOpt,
     ProjectOpt,
     app,
@@ -20,6 +21,7 @@ from prune_memory.cli.common import (
 )
 from prune_memory.cli.engine import ReasonOpt, SnapshotDirOpt, render_result
 from prune_memory.errors import BadInputError
+from prune_memory.stages.passrun import record_pass
 
 
 @app.command()
@@ -39,14 +41,15 @@ def reaccession(
     reason: ReasonOpt = "",
     show: Annotated[bool, typer.Option(
         "--show", help="Print the withdrawn body with line numbers; change nothing.")] = False,
-    project: ProjectOpt = None, snapshot_dir: SnapshotDirOpt = None, json: JsonOpt = False,
-    now: NowOpt = None,
+    project: ProjectOpt = None, dir_opt: MemoryDirOpt = None,
+    snapshot_dir: SnapshotDirOpt = None, json: JsonOpt = False, now: NowOpt = None,
 ) -> None:
     """Bring back part of a withdrawn memory — one fact — as a new memory, logged.
 
     The lines are copied from the tombstone into a new topic file with its own index line;
     a change row names the register id they came from, and the tombstone stays as it was.
-    Lines holding a secret are refused.
+    Lines holding a secret are refused. Like a withdrawal, it is its own pass, which
+    `restore --pass` undoes.
 
     Example: prune-memory reaccession 2026-11-29-03 --lines 4 --file project_cache_ttl.md
     --reason "the TTL still holds"
@@ -55,10 +58,10 @@ def reaccession(
     from prune_memory.stages.reaccession import reaccession, request, withdrawn_body
     from prune_memory.stages.snapshot import take_snapshot
 
-    root = resolve_memory_dir(memory_dir, project)
+    root = resolve_memory_dir(memory_dir, project, dir_opt)
     withdrawn = withdrawn_body(root, register_id)
     if show:
-        _show(withdrawn.lines, json)
+        _show(register_id, withdrawn.lines, json)
         return
     if lines is None or file is None:
         raise BadInputError("give --lines and --file (use --show to see the line numbers)")
@@ -67,15 +70,17 @@ def reaccession(
     for note in recover(root)[1]:
         warn(note)
     snapshot = take_snapshot(root, when, snapshot_dir_path(snapshot_dir))
-    render_result(reaccession(root, req, snapshot=snapshot, now=when), json)
+    done = reaccession(root, req, snapshot=snapshot, now=when)
+    render_result(done, json)
+    record_pass(root, snapshot, when, done.applied)
 
 
-def _show(lines: tuple[str, ...], as_json: bool) -> None:
+def _show(register_id: str, lines: tuple[str, ...], as_json: bool) -> None:
     from prune_memory.secrets.mask import mask_text
 
     shown = [mask_text(line) for line in lines]
     if as_json:
-        emit_json({"lines": shown})
+        emit_json({"register_id": register_id, "lines": shown}, "reaccession-lines")
         return
     width = len(str(len(shown)))
     for number, line in enumerate(shown, start=1):

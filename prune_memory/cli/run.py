@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from prune_memory.cli.common import (
     MemoryDirArg,
+    MemoryDirOpt,
     NowOpt,
     ProjectOpt,
     RepoOpt,
@@ -22,18 +22,18 @@ from prune_memory.cli.common import (
 )
 from prune_memory.cli.passes import ConfigOpt, pass_options, render_plan
 from prune_memory.cli.progress import stage_progress
-from prune_memory.cli.review_ui import run_review
+from prune_memory.cli.review_flow import auto_decide, review_and_confirm
 from prune_memory.errors import BadInputError, ExitCode
 from prune_memory.model import JSON, LoadError
 from prune_memory.pipeline import PassOptions, build_plan
 from prune_memory.plan import Plan
 from prune_memory.report.formats import Format
-from prune_memory.report.summary import summary_view
+from prune_memory.report.summary import summary_lines
 from prune_memory.stages.apply_session import writing
-from prune_memory.stages.passrun import PassReport, finish_pass, link_repairs, save_decisions
-from prune_memory.stages.review import ReviewSession, Verdict, auto_verdicts
+from prune_memory.stages.claudemd import read_claude_md
+from prune_memory.stages.passrun import PassReport, finish_pass
+from prune_memory.stages.review_state import drop_session, kept_entries, remember_keeps
 from prune_memory.stages.snapshot import take_snapshot
-from prune_memory.store.loader import load_memory_dir
 
 YesOpt = Annotated[bool, typer.Option(
     "--yes", "-y", help="Apply withdrawals and inoculations without asking; updates, flags "
@@ -41,17 +41,24 @@ YesOpt = Annotated[bool, typer.Option(
 DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Stop after the plan.")]
 SnapshotOpt = Annotated[str | None, typer.Option(
     "--snapshot-dir", help="Where the pre-prune snapshot goes (outside the memory dir).")]
+AskKeptOpt = Annotated[bool, typer.Option(
+    "--ask-kept", help="Also ask again about proposals you kept before (by default one is "
+    "not proposed again until that memory changes).")]
 
 
 @app.command()
-def run(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None, repo: RepoOpt = None,
-        yes: YesOpt = False, dry_run: DryRunOpt = False, snapshot_dir: SnapshotOpt = None,
-        now: NowOpt = None, config: ConfigOpt = None) -> None:
+def run(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
+        dir_opt: MemoryDirOpt = None, repo: RepoOpt = None, yes: YesOpt = False,
+        dry_run: DryRunOpt = False, snapshot_dir: SnapshotOpt = None, now: NowOpt = None,
+        config: ConfigOpt = None, ask_kept: AskKeptOpt = False) -> None:
     """The whole pass: snapshot, classify, probe, check, decide, review, apply, log, scan.
+
+    The review asks about one proposal at a time (strongest evidence first); q, Ctrl-C or Ctrl-D
+    save your decisions and the next run offers to resume them.
 
     Example: prune-memory run --project ~/code/app --yes
     """
-    root = resolve_memory_dir(memory_dir, project)
+    root = resolve_memory_dir(memory_dir, project, dir_opt)
     if not (yes or dry_run or sys.stdin.isatty()):
         raise BadInputError("the review needs a terminal; use --yes to apply withdrawals "
                             "without asking, or --dry-run to see the plan")
@@ -66,11 +73,19 @@ def run(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None, repo: Re
     with writing(root) as notes:  # one writer for the whole pass; interrupted steps settled
         _say_notes(notes)
         plan = _plan(root, options)
-        verdicts, repairs = _decide(plan, root, yes)
+        kept = {} if ask_kept else kept_entries(root)
+        claude_md = read_claude_md(options.repo, options.home)
+        decided = auto_decide(plan, kept, claude_md) if yes else \
+            review_and_confirm(root, plan, kept, claude_md, options.now)
         snapshot = take_snapshot(root, options.now, chosen_snapshot_dir)
-        report = finish_pass(root, plan, verdicts, repairs, snapshot=snapshot,
-                             now=options.now)
-    console().print(summary_view(report))
+        report = finish_pass(root, plan, decided.verdicts, decided.repairs,
+                             snapshot=snapshot, now=options.now)
+        if not yes:
+            drop_session(root)
+            remember_keeps(root, decided.keeps, options.now)
+    out = console(wrap=True)
+    for line in summary_lines(report, root, out.width, refused=decided.refused):
+        out.print(line, soft_wrap=True)
     _exit(report, plan.errors)
 
 
@@ -81,40 +96,21 @@ def _plan(root: Path, options: PassOptions) -> Plan:
     return plan
 
 
-def _decide(plan: Plan, root: Path, yes: bool) -> tuple[list[Verdict], list[JSON]]:
-    memdir = load_memory_dir(root)
-    repairs = list(plan.reachability.get("repairs", []))
-    if yes:
-        verdicts = auto_verdicts(plan)[0]
-        return verdicts, repairs + link_repairs(plan, memdir, verdicts)
-    out = console()
-    session = ReviewSession.of(plan)
-    run_review(session, {e.file: e.body for e in memdir.entries}, out)
-    out.print(f"Decisions saved to {save_decisions(root, plan, session.decided())}")
-    verdicts = [v for v in session.decided() if v.writes]
-    repairs += link_repairs(plan, memdir, verdicts)
-    if repairs and not _confirm(out, f"Also apply {len(repairs)} reachability repairs?"):
-        repairs = []
-    if not (verdicts or repairs) or not _confirm(
-            out, f"Apply {len(verdicts)} decisions and {len(repairs)} repairs now?"):
-        out.print("Nothing applied.")
-        raise typer.Exit(ExitCode.OK)
-    return verdicts, repairs
-
-
-def _confirm(out: Console, question: str) -> bool:
-    return out.input(f"{question} [y/N] ").strip().lower().startswith("y")
-
-
 def _say_notes(notes: list[str]) -> None:
     for note in notes:
         print(f"prune-memory: {note}", file=sys.stderr)
 
 
 def _exit(report: PassReport, errors: tuple[JSON, ...]) -> None:
+    """2 only when nothing changed; a pass that applied changes but passed over unreadable
+    files says so and exits 1 (findings need attention), as the README defines."""
     for item in report.skipped:
         print(f"prune-memory: skipped {item.file}: {item.reason}", file=sys.stderr)
-    if errors:
-        raise typer.Exit(ExitCode.BAD_INPUT)
-    if any(s.code == ExitCode.REFUSED for s in report.skipped):
+    if report.undo_problem:
+        print(f"prune-memory: {report.undo_problem}", file=sys.stderr)
+    if errors:  # the pass wrote its audit at least: not "nothing changed"
+        print(f"prune-memory: passed over {len(errors)} unreadable file(s) listed above; the "
+              "rest of the pass was applied — fix them and run again", file=sys.stderr)
+        raise typer.Exit(ExitCode.FINDINGS)
+    if report.undo_problem or any(s.code == ExitCode.REFUSED for s in report.skipped):
         raise typer.Exit(ExitCode.REFUSED)

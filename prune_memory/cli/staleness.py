@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -10,16 +12,29 @@ from rich.table import Table
 from prune_memory.cli.common import (
     JsonOpt,
     MemoryDirArg,
+    MemoryDirOpt,
+    NowOpt,
     ProjectOpt,
     app,
     console,
     emit_json,
+    parse_now,
     report_load_errors,
     resolve_memory_dir,
+    warn,
 )
+from prune_memory.cli.engine import render_result
 from prune_memory.errors import ExitCode
+from prune_memory.model import MemoryDir
+from prune_memory.stages.apply_result import ApplyResult
+from prune_memory.stages.apply_session import writing
+from prune_memory.stages.auditlog import AuditSummary, write_audit
+from prune_memory.stages.passrun import record_pass
+from prune_memory.stages.snapshot import take_snapshot
 from prune_memory.stages.sweep import SweepReport, parse_rename, sweep
+from prune_memory.stages.sweep_apply import apply_sweep
 from prune_memory.store.loader import load_memory_dir
+from prune_memory.store.pruninglog import read_log
 
 RenameOpt = Annotated[
     list[str],
@@ -31,25 +46,63 @@ IgnoreCaseOpt = Annotated[
 ]
 
 
+ApplyOpt = Annotated[bool, typer.Option(
+    "--apply", help="Make the replacements: each file is updated (body, description, index "
+    "line) with a register id, reversible with `restore`; the sweep is one pass.")]
+SnapshotOpt = Annotated[Path | None, typer.Option(
+    "--snapshot-dir", help="With --apply: where the snapshot goes (outside the memory dir).")]
+
+
 @app.command("sweep")
 def sweep_command(memory_dir: MemoryDirArg = None, *, rename: RenameOpt,
-                  project: ProjectOpt = None, ignore_case: IgnoreCaseOpt = False,
-                  json: JsonOpt = False) -> None:
+                  project: ProjectOpt = None, dir_opt: MemoryDirOpt = None,
+                  ignore_case: IgnoreCaseOpt = False, apply: ApplyOpt = False,
+                  snapshot_dir: SnapshotOpt = None, json: JsonOpt = False,
+                  now: NowOpt = None) -> None:
     """After a rename: list every memory and index line that still says OLD, with the fix.
 
     Matches whole words, OLD inside paths, and OLD with dashes, underscores or dots swapped.
-    Changes nothing; exit 1 when anything is found.
+    Changes nothing (exit 1 when anything is found) unless --apply is given.
 
     Example: prune-memory sweep --rename pebble=cairn --rename api/auth.py=api/auth/session.py
+    Example: prune-memory sweep --project . --rename pebble=cairn --apply
     """
-    memdir = load_memory_dir(resolve_memory_dir(memory_dir, project))
+    root = resolve_memory_dir(memory_dir, project, dir_opt)
+    memdir = load_memory_dir(root)
     report = sweep(memdir, [parse_rename(r) for r in rename], ignore_case=ignore_case)
+    if apply and report.hits:
+        _apply(root, memdir, report, snapshot_dir, parse_now(now), json)
+        return
     if json:
         emit_json({"memory_dir": str(memdir.root), **report.to_json()})
     else:
         console().print(_table(report))
     report_load_errors(memdir.errors)
     if report.hits:
+        raise typer.Exit(ExitCode.FINDINGS)
+
+
+def _apply(root: Path, memdir: MemoryDir, report: SweepReport, snapshot_dir: Path | None,
+           now: datetime, as_json: bool) -> None:
+    with writing(root) as notes:
+        for note in notes:
+            warn(f"prune-memory: {note}")
+        snapshot = take_snapshot(root, now, snapshot_dir)
+        outcome = apply_sweep(root, memdir, report, snapshot=snapshot, now=now)
+        write_audit(root, AuditSummary(entries_audited=len(report.files), withdrawn=0,
+                                       updated=outcome.count("update"),
+                                       protected=len(read_log(root).protected)),
+                    snapshot=snapshot, now=now)
+        undo = record_pass(root, snapshot, now, outcome.applied)
+    done = ApplyResult(tuple(outcome.applied), tuple(outcome.skipped), tuple(outcome.warnings))
+    if as_json:
+        emit_json({"memory_dir": str(root), **report.to_json(), "applied": done.to_json()})
+    else:
+        render_result(done, False)
+        console().print(f"Undo the sweep: prune-memory restore --pass {undo} --memory-dir {root}")
+    for item in outcome.skipped:
+        warn(f"prune-memory: skipped {item.file}: {item.reason}")
+    if outcome.skipped:
         raise typer.Exit(ExitCode.FINDINGS)
 
 

@@ -10,6 +10,7 @@ import typer
 from prune_memory.cli.common import (
     JsonOpt,
     MemoryDirArg,
+    MemoryDirOpt,
     NowOpt,
     ProjectOpt,
     app,
@@ -33,16 +34,17 @@ from prune_memory.store.pruninglog import read_log
 
 @app.command()
 def inventory(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
+              dir_opt: MemoryDirOpt = None,
               json: JsonOpt = False, now: NowOpt = None) -> None:
     """Step 1: list every memory with its class, age, size and access frequency.
 
     Example: prune-memory inventory ~/.claude/projects/-home-me-app/memory --json
     """
-    memdir = load_memory_dir(resolve_memory_dir(memory_dir, project))
+    memdir = load_memory_dir(resolve_memory_dir(memory_dir, project, dir_opt))
     moment = parse_now(now)
     inv = take_inventory(memdir, moment, reads=measured_reads(memdir.root, moment))
     if json:
-        emit_json(inv.to_json())
+        emit_json(inv.to_json(), "inventory")
     else:
         console().print(views.inventory_view(inv))
     report_load_errors(memdir.errors)
@@ -50,15 +52,16 @@ def inventory(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
 
 @app.command()
 def scan(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
+         dir_opt: MemoryDirOpt = None,
          json: JsonOpt = False) -> None:
     """Step 9: dangling and degraded index links, orphans, broken [[name]] links, tombstones.
 
     Exit 1 when anything is found. Example: prune-memory scan --project ~/code/app
     """
-    memdir = load_memory_dir(resolve_memory_dir(memory_dir, project))
+    memdir = load_memory_dir(resolve_memory_dir(memory_dir, project, dir_opt))
     reach = scan_reachability(memdir, _register(memdir.root))
     if json:
-        emit_json(reach.to_json())
+        emit_json(reach.to_json(), "scan")
     else:
         console().print(views.scan_view(reach))
     report_load_errors(memdir.errors)
@@ -77,7 +80,7 @@ def where(path: Annotated[Path | None, typer.Argument(help="Project path (defaul
     if json:
         emit_json({"project": str(loc.project), "git_root": str(loc.git_root or ""),
                    "name": loc.name, "memory_dir": str(loc.memory_dir), "source": loc.source,
-                   "exists": loc.exists})
+                   "exists": loc.exists}, "where")
     else:
         console().print(views.where_view(loc))
 
@@ -92,13 +95,14 @@ def status(projects_dir: Annotated[Path | None, typer.Argument(
     """
     rows = collect_status(projects_dir or projects_folder())
     if json:
-        emit_json([r.to_json() for r in rows])
+        emit_json({"projects": [r.to_json() for r in rows]}, "status")
     else:
         console().print(views.status_view(rows))
 
 
 @app.command()
 def due(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
+        dir_opt: MemoryDirOpt = None,
         sessions: Annotated[int, typer.Option(help="Sessions that make an audit due.")] = 10,
         days: Annotated[int, typer.Option(help="Days that make an audit due.")] = 30,
         json: JsonOpt = False, now: NowOpt = None) -> None:
@@ -106,10 +110,10 @@ def due(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
 
     Example: prune-memory due --project . --sessions 15
     """
-    result = check_due(resolve_memory_dir(memory_dir, project), parse_now(now),
+    result = check_due(resolve_memory_dir(memory_dir, project, dir_opt), parse_now(now),
                        sessions=sessions, days=days)
     if json:
-        emit_json(result.to_json())
+        emit_json(result.to_json(), "due")
     else:
         console().print(("Due: " if result.due else "Not due: ") + result.why)
     if result.due:

@@ -98,14 +98,23 @@ def pieces(text: str) -> Iterator[tuple[str, int, int, int | None]]:
     the lines whose findings it reports: from the middle of its overlap with the piece
     before to the middle of its overlap with the next (None: to the end). A secret shorter
     than half the overlap is seen whole, with what precedes it, by the piece that reports
-    it. A piece that starts inside a line (no line end near) shares its findings instead."""
+    it. A piece that starts inside the very line at the middle of its overlap (no line end
+    near) shares its findings with the piece before instead."""
     spans = _piece_spans(text)
-    middles = [text.count("\n", 0, (after + end) // 2) + 1 if text[after - 1] == "\n" else None
-               for (_, end), (after, _) in pairwise(spans)]
+    middles = [_middle_line(text, after, end) for (_, end), (after, _) in pairwise(spans)]
     for n, (begin, end) in enumerate(spans):
         lowest = (middles[n - 1] if n else None) or 1
         upto = middles[n] if n < len(middles) else None
         yield text[begin:end], text.count("\n", 0, begin), lowest, upto
+
+
+def _middle_line(text: str, after: int, end: int) -> int | None:
+    """The line at the middle of the overlap between a piece ending at `end` and the next,
+    starting at `after`: the first line the next piece reports. None when that line is the
+    one the next piece starts inside (it does not see it whole): then both report."""
+    middle = text.count("\n", 0, (after + end) // 2) + 1
+    starts_inside = text.count("\n", 0, after) + 1
+    return middle if text[after - 1] == "\n" or middle > starts_inside else None
 
 
 def _piece_spans(text: str) -> list[tuple[int, int]]:

@@ -4,7 +4,8 @@ Every other key and every other hook stays as it was. Our entries are recognised
 command (`prune-memory hook gate|record-read`), so install is idempotent and uninstall removes
 exactly ours. A file that is not a JSON object is refused; a changed file is backed up first.
 A symlinked settings.json is written where it points (the link stays a link), and uninstall
-gives back the bytes of the backup install made when nothing else changed since.
+gives back the bytes of the backup install made (kept under the state directory) when
+nothing else changed since.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from prune_memory.errors import BadInputError
+from prune_memory.state import dir_key, state_subdir
 from prune_memory.store import atomic
 from prune_memory.store.locate import claude_home
 
@@ -40,6 +42,7 @@ Settings = dict[str, Any]
 class Scope(StrEnum):
     USER = "user"  # ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR)
     PROJECT = "project"  # <project>/.claude/settings.json
+    LOCAL = "local"  # <project>/.claude/settings.local.json (the user's own, not committed)
 
 
 @dataclass(frozen=True)
@@ -54,14 +57,17 @@ class FileChange:
 def settings_file(scope: Scope, project_dir: Path) -> Path:
     if scope is Scope.USER:
         return claude_home() / "settings.json"
-    return project_dir / ".claude" / "settings.json"
+    name = "settings.local.json" if scope is Scope.LOCAL else "settings.json"
+    return project_dir / ".claude" / name
 
 
 def hook_entries(gate_mode: str, memory_roots: Sequence[Path] = (),
-                 executable: str = DEFAULT_EXECUTABLE) -> dict[str, list[Settings]]:
-    """Our matcher groups, by hook event, exactly as they go into settings.json."""
+                 executable: str | Sequence[str] = DEFAULT_EXECUTABLE
+                 ) -> dict[str, list[Settings]]:
+    """Our matcher groups, by hook event, exactly as they go into settings.json.
+    `executable` is one program, or the words of a command (`python -m prune_memory`)."""
     roots = "".join(f" --memory-root {shlex.quote(str(root))}" for root in memory_roots)
-    exe = shlex.quote(executable)
+    exe = shlex.quote(executable) if isinstance(executable, str) else shlex.join(executable)
     gate = f"{exe} hook gate --mode {gate_mode}{roots}"
     read = f"{exe} hook record-read{roots}"
     return {
@@ -135,8 +141,8 @@ def _through_link(path: Path) -> Path:
 
 
 def _backed_up_bytes(path: Path, settings: Settings) -> bytes | None:
-    """The bytes of the newest backup beside `path` that holds exactly `settings`."""
-    backups = sorted(path.parent.glob(f"{glob.escape(path.name)}.bak-*"),
+    """The bytes of the newest backup of `path` that holds exactly `settings`."""
+    backups = sorted(backup_folder(path).glob(f"{glob.escape(path.name)}.bak-*"),
                      key=lambda p: (p.stat().st_mtime_ns, p.name), reverse=True)
     for backup in backups[:20]:
         with contextlib.suppress(OSError, ValueError):
@@ -164,14 +170,22 @@ def read_settings(path: Path) -> Settings:
     return data
 
 
+def backup_folder(path: Path) -> Path:
+    """Where the backups of the settings file at `path` are kept (outside any repo)."""
+    return state_subdir("settings-backups", dir_key(path.parent))
+
+
 def backup_path(path: Path, now: dt.datetime) -> Path:
-    """`settings.json.bak-<UTC timestamp>` beside the file, numbered when that name is taken."""
+    """`<name>.bak-<UTC timestamp>` under the state directory (`settings-backups/<key of
+    the file's folder>/`), never beside the file: a backup inside a repo gets committed.
+    Numbered when that name is taken."""
+    folder = backup_folder(path)
     stamp = now.astimezone(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
-    candidate = path.with_name(f"{path.name}.bak-{stamp}")
+    candidate = folder / f"{path.name}.bak-{stamp}"
     number = 1
     while candidate.exists():
         number += 1
-        candidate = path.with_name(f"{path.name}.bak-{stamp}-{number}")
+        candidate = folder / f"{path.name}.bak-{stamp}-{number}"
     return candidate
 
 

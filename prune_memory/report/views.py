@@ -61,6 +61,10 @@ def scan_view(reach: Reachability) -> RenderableType:
         table.add_row("tombstone", f"deaccessioned/{name}", "no register row")
     for item in reach.missing_tombstones:
         table.add_row("register", item["register_id"], f"tombstone missing: {item['tombstone']}")
+    for item in reach.secret_tombstones:
+        table.add_row("secret", item["tombstone"], Text(
+            f"still holds {', '.join(item['secrets'])}: rotate it, then restore and withdraw "
+            "it again to move the original into the private vault"))
     share = reach.orphan_share
     return Group(table, Text(f"Orphans: {share.get('files_pct', 0)}% of files, "
                              f"{share.get('bytes_pct', 0)}% of bytes"))

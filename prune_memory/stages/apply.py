@@ -30,17 +30,16 @@ from prune_memory.stages.apply_result import (
     WithdrawRequest,
     applied_from,
     result,
+    with_vault_note,
 )
 from prune_memory.stages.apply_session import recover, writing
+from prune_memory.stages.apply_update import NewText, update_step
 from prune_memory.stages.corrected import CORRECTION_RULES, annotated_body
 from prune_memory.stages.snapshot import Snapshot, require_snapshot
-from prune_memory.store.journal import pack
 from prune_memory.store.logtable import code_name
 from prune_memory.store.pruninglog import read_log
 from prune_memory.store.recovery import StepInterrupted, execute
-from prune_memory.store.stepkit import read_log_text, sha256
-from prune_memory.store.tombstone import iso_utc
-from prune_memory.store.topicedit import with_new_body
+from prune_memory.store.stepkit import read_log_text
 
 __all__ = ["Applied", "ApplyResult", "Inoculation", "Skipped", "WithdrawRequest", "inoculate",
            "protect", "recover", "restore", "unprotect", "update_entry", "withdraw",
@@ -61,10 +60,11 @@ def withdraw_many(root: Path, requests: Sequence[WithdrawRequest], *, snapshot: 
     require_snapshot(snapshot, root)
     applied: list[Applied] = []
     skipped: list[Skipped] = []
+    leaving = {request.file for request in requests}
     with writing(root) as notes:
         for request in requests:
             try:
-                applied.append(_withdraw_one(root, request, snapshot, now))
+                applied.append(_withdraw_one(root, request, snapshot, now, spare=leaving))
             except StepInterrupted:
                 raise  # a step is left in the journal: no further step may start
             except PruneMemoryError as err:
@@ -79,7 +79,7 @@ def inoculate(root: Path, file: str, inoculation: Inoculation, *, snapshot: Snap
     require_snapshot(snapshot, root)
     with writing(root) as notes:
         if withdraw is not None:
-            done = _withdraw_one(root, withdraw, snapshot, now, inoculation)
+            done = _withdraw_one(root, withdraw, snapshot, now, inoculation, spare=set())
         else:
             done = _inoculate_only(root, file, inoculation, now, expected_sha256)
     return result(root, read_log(root), [done], [], notes)
@@ -87,27 +87,32 @@ def inoculate(root: Path, file: str, inoculation: Inoculation, *, snapshot: Snap
 
 def update_entry(root: Path, file: str, body: str, *, reason: str, snapshot: Snapshot,
                  now: datetime, expected_sha256: str | None = None,
-                 rule: str = "4-stale-known-correction") -> ApplyResult:
-    """Replace an entry's body (frontmatter kept, `modified:` stamped) and log the change; a
-    drift correction marks each line it changed `[corrected <date>]`."""
+                 rule: str = "4-stale-known-correction", description: str | None = None,
+                 index_line: str | None = None, memory_class: str | None = None,
+                 pairs: tuple[tuple[str, str], ...] = ()) -> ApplyResult:
+    """Rewrite an entry's body, description and index line together (`modified:` stamped);
+    the earlier version is kept as a tombstone with a register id, so `restore` reverts it.
+    Without an explicit description or index line, the body's corrections carry over; a
+    drift correction marks each body line it changed `[corrected <date>]`."""
     require_snapshot(snapshot, root)
     with writing(root) as notes:
         name = _topic_only(writable(root, file), "withdrawn, not rewritten in place")
         current = read_current(root, name, expected_sha256)
         if rule in CORRECTION_RULES:
             body = annotated_body(current.raw, body, now)
-        data = with_new_body(current.raw, body, iso_utc(now))
-        after = sha256(data)
-        row = [now.date().isoformat(), "updated", code_name(name), "N/A",
-               mask_text(f"{rule}: {reason} (sha256 {current.sha256[:12]}… → {after[:12]}…)")]
-        step = {"op": "update", "file": name, "before_sha256": current.sha256,
-                "data": pack(data), "after_sha256": after, "row": row}
-        done = applied_from(execute(root, step))
+        step = update_step(root, current, NewText(body, description, index_line, pairs),
+                           reason=reason, rule=rule, memory_class=memory_class,
+                           log_text=read_log_text(root), manifest=snapshot.manifest, now=now)
+        outcome = execute(root, step)
+        if outcome.status != "done":
+            raise RefusedError(outcome.message)
+        done = applied_from(outcome, register_id=step["register_id"],
+                            tombstone=step["tombstone"])
     return result(root, read_log(root), [done], [], notes)
 
 
 def _withdraw_one(root: Path, request: WithdrawRequest, snapshot: Snapshot, now: datetime,
-                  inoculation: Inoculation | None = None) -> Applied:
+                  inoculation: Inoculation | None = None, spare: set[str] | None = None) -> Applied:
     name = writable(root, request.file)
     if is_index_line(name):
         line = current_line(root, name, request.expected_sha256, snapshot.manifest)
@@ -118,13 +123,16 @@ def _withdraw_one(root: Path, request: WithdrawRequest, snapshot: Snapshot, now:
         current = read_current(root, name, request.expected_sha256)
         step = withdraw_step(root, current, read_log_text(root), reason=request.reason,
                              rule=request.rule, memory_class=request.memory_class,
-                             manifest=snapshot.manifest, now=now, ino=inoculation)
+                             manifest=snapshot.manifest, now=now, ino=inoculation,
+                             spare=spare if request.unlink else None)
     outcome = execute(root, step)
     if outcome.status != "done":
         raise RefusedError(outcome.message)
     sup = step["superseded"]
-    return applied_from(outcome, register_id=step["register_id"], tombstone=step["tombstone"],
-                        superseded=sup["file"] if sup else None)
+    done = applied_from(outcome, register_id=step["register_id"], tombstone=step["tombstone"],
+                        superseded=sup["file"] if sup else None,
+                        linked=tuple(e["file"] for e in step.get("link_edits") or []))
+    return with_vault_note(done, step.get("vault"))
 
 
 def _inoculate_only(root: Path, file: str, ino: Inoculation, now: datetime,

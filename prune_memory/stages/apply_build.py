@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Collection
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -11,9 +12,10 @@ from prune_memory.errors import BadInputError, FileLoadError, RefusedError
 from prune_memory.model import INDEX_FILE, OWN_FILES, TOMBSTONE_DIR
 from prune_memory.plan import Inoculation
 from prune_memory.secrets.mask import mask_text
-from prune_memory.store import indexedit
+from prune_memory.store import indexedit, vault
 from prune_memory.store.frontmatter_parse import memory_type, parse_memory_text
 from prune_memory.store.journal import pack
+from prune_memory.store.linkedits import LinkEdit, plan_link_edits
 from prune_memory.store.logtable import code_name
 from prune_memory.store.pruninglog import RegisterRow, next_register_id_in
 from prune_memory.store.safe_read import is_member_name
@@ -39,6 +41,13 @@ class Current:
     sha256: str
     description: str
     memory_type: str | None
+    name: str = ""
+    body: str = ""
+
+    @property
+    def link_names(self) -> tuple[str, ...]:
+        """What `[[...]]` links in other memories call it: its `name`, and its file stem."""
+        return tuple(dict.fromkeys(n for n in (self.name, Path(self.file).stem) if n))
 
 
 def check_name(file: str) -> str:
@@ -67,11 +76,13 @@ def read_current(root: Path, file: str, expected_sha: str | None) -> Current:
         raise RefusedError(f"{file} changed since the plan (sha256 {expected_sha[:12]}… is now "
                            f"{digest[:12]}…); skipped")
     try:
-        meta = parse_memory_text(file, raw.decode("utf-8").removeprefix("\ufeff")).meta
+        parsed = parse_memory_text(file, raw.decode("utf-8").removeprefix("\ufeff"))
+        meta, body = parsed.meta, parsed.body
     except (UnicodeDecodeError, FileLoadError):
-        meta = {}
+        meta, body = {}, ""
     return Current(file=file, raw=raw, sha256=digest, description=str(meta.get("description")
-                   or ""), memory_type=memory_type(meta))
+                   or ""), memory_type=memory_type(meta), name=str(meta.get("name") or ""),
+                   body=body)
 
 
 def summary(current: Current) -> str:
@@ -122,50 +133,78 @@ def superseded_json(record: Superseded) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Withdrawal:
-    """What every withdrawal records, whether of a topic file or of an inline fact."""
+    """What every withdrawal records, whether of a topic file or of an inline fact.
+    `vault` is set when the original held a secret: the tombstone then keeps a redacted
+    body, and the original bytes are already in the private vault."""
 
     register_id: str
     tombstone: str
     tombstone_data: bytes
     superseded: Superseded | None
     row: RegisterRow
+    vault: Path | None = None
+    link_edits: tuple[LinkEdit, ...] = ()
 
     def step_fields(self, manifest: Path, now: datetime) -> dict[str, Any]:
         return {"register_id": self.register_id, "tombstone": self.tombstone,
+                "link_edits": [edit.to_json() for edit in self.link_edits],
                 "tombstone_sha256": sha256(self.tombstone_data),
                 "superseded": superseded_json(self.superseded) if self.superseded else None,
                 "row": list(self.row.cells()), "manifest": str(manifest),
-                "date": now.date().isoformat()}
+                "date": now.date().isoformat(),
+                **({"vault": str(self.vault)} if self.vault else {})}
 
 
 def plan_withdrawal(root: Path, current: Current, log_text: str, *, reason: str, rule: str,
                     memory_class: str | None, now: datetime, ino: Inoculation | None,
-                    index_lines: tuple[IndexLineRecord, ...]) -> Withdrawal:
-    """Register id, tombstone name and bytes, counter-memory and register row of one
-    withdrawal of `current`."""
+                    index_lines: tuple[IndexLineRecord, ...],
+                    spare: Collection[str] | None = None) -> Withdrawal:
+    """Register id, tombstone name and bytes, counter-memory, register row and link edits
+    of one withdrawal of `current`. `spare`: files whose `[[links]]` to it are left alone
+    (those leaving in the same batch); None leaves every file alone."""
     register_id = next_register_id_in(log_text, now.date().isoformat())
     taken = {f"{TOMBSTONE_DIR}/{n}" for n in list_names(root / TOMBSTONE_DIR)}
     tomb = tombstone_name(current.file, taken, register_id)
     sup = superseded_record(root, current.file, ino, now, tomb) if ino else None
+    kept = vault.put(root, current.raw) if vault.holds_secret(current.raw) else None
+    edits = () if spare is None else plan_link_edits(
+        root, current.link_names, register_id=register_id, spare={*spare, current.file})
+    extras: tuple[tuple[str, Any], ...] = (("vault", str(kept)),) if kept else ()
+    if sup is not None:
+        extras += (("superseded_sha256", sha256(render_superseded(sup))),)
+    if edits:
+        extras += (("link_edits", [edit.to_json() for edit in edits]),)
     header = TombstoneHeader(
         original_file=current.file, deaccessioned_at=now, reason=mask_text(reason), rule=rule,
         register_id=register_id, original_sha256=current.sha256,
-        superseded_by=sup.file if sup else None, index_lines=index_lines)
+        superseded_by=sup.file if sup else None,
+        index_lines=_masked(index_lines) if kept else index_lines, extras=extras)
     row = RegisterRow(register_id, summary(current), entry_type(current, memory_class),
                       shortened(f"{rule}: {reason}", REASON_CHARS), tomb,
                       sup.file if sup else NOT_APPLICABLE)
-    return Withdrawal(register_id, tomb, render_tombstone(header, current.raw), sup, row)
+    body = vault.redact(current.raw) if kept else current.raw
+    return Withdrawal(register_id, tomb, render_tombstone(header, body), sup, row, kept, edits)
+
+
+def _masked(records: tuple[IndexLineRecord, ...]) -> tuple[IndexLineRecord, ...]:
+    """Index-line records as a redacted tombstone may hold them: a line that carries the
+    secret itself (an inline fact) is masked; restore then places it by its old number."""
+    return tuple(replace(rec, text=mask_text(rec.text)) for rec in records)
 
 
 def withdraw_step(root: Path, current: Current, log_text: str, *, reason: str, rule: str,
                   memory_class: str | None, manifest: Path, now: datetime,
-                  ino: Inoculation | None = None) -> dict[str, Any]:
+                  ino: Inoculation | None = None,
+                  spare: Collection[str] | None = None) -> dict[str, Any]:
     """The journal record of one withdrawal (with its inoculation, if any)."""
     _, records = indexedit.remove_entry(read_or_none(root / INDEX_FILE) or b"", current.file)
     done = plan_withdrawal(root, current, log_text, reason=reason, rule=rule,
-                           memory_class=memory_class, now=now, ino=ino, index_lines=records)
+                           memory_class=memory_class, now=now, ino=ino, index_lines=records,
+                           spare=spare)
     data = done.tombstone_data
-    head = data[: len(data) - len(current.raw)]  # the body stays out of the journal
+    # The body stays out of the journal; a redacted one holds no secret and goes in whole.
+    body = {"tombstone_data": pack(data)} if done.vault else \
+        {"tombstone_header": pack(data[: len(data) - len(current.raw)])}
     return {"op": "withdraw", "file": current.file, "original_sha256": current.sha256,
-            "tombstone_header": pack(head), "index_lines": [r.to_json() for r in records],
+            "index_lines": [r.to_json() for r in records], **body,
             **done.step_fields(manifest, now)}

@@ -32,8 +32,9 @@ def protect(root: Path, file: str, reason: str, *, now: datetime) -> ApplyResult
         if sha_or_none(root / name) is None:
             raise BadInputError(f"{name}: no such entry in {root}")
         text = read_log_text(root)
-        if parse_log(text).is_protected(name):
-            raise BadInputError(f"{name} is already protected")
+        if parse_log(text).is_protected(name):  # idempotent, like `protect` run twice
+            done = Applied("protect", name, "unchanged", f"{name} was already protected")
+            return result(root, read_log(root), [done], [], notes)
         day = now.date().isoformat()
         text = add_protected(text, name, reason, day)
         text = add_change_row(text, ChangeRow(day, "protected", f"`{name}`", "N/A", reason))
@@ -49,7 +50,8 @@ def unprotect(root: Path, file: str, reason: str, *, now: datetime) -> ApplyResu
     with writing(root) as notes:
         text = read_log_text(root)
         if not parse_log(text).is_protected(name):
-            raise BadInputError(f"{name} is not on the protected list")
+            done = Applied("unprotect", name, "unchanged", f"{name} was not protected")
+            return result(root, read_log(root), [done], [], notes)
         day = now.date().isoformat()
         text = remove_protected(text, name)
         text = add_change_row(text, ChangeRow(day, "unprotected", f"`{name}`", "N/A", reason))

@@ -13,8 +13,9 @@ from prune_memory.secrets.mask import mask_text
 from prune_memory.stages.apply_line import is_index_line, restore_line_step, snapshot_line
 from prune_memory.stages.apply_result import ApplyResult, applied_from, result
 from prune_memory.stages.apply_session import writing
+from prune_memory.stages.apply_update import revert_step
 from prune_memory.stages.snapshot import trusted_snapshot
-from prune_memory.store import indexedit
+from prune_memory.store import indexedit, vault
 from prune_memory.store.atomic import is_temp_name
 from prune_memory.store.logtable import code_name
 from prune_memory.store.pruninglog import PruningLog, RegisterRow, read_log
@@ -22,7 +23,8 @@ from prune_memory.store.recovery import execute
 from prune_memory.store.safe_read import is_member_name
 from prune_memory.store.snapshot import read_snapshot_file
 from prune_memory.store.stepkit import sha256, sha_or_none
-from prune_memory.store.tombstone import IndexLineRecord, index_records, read_tombstone
+from prune_memory.store.tombstone import IndexLineRecord, Tombstone, read_tombstone
+from prune_memory.store.tombstone_hints import index_records
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,8 @@ class Source:
     where: str
     finding: Finding | None = None
     ref: dict[str, str] | None = None  # where the step reads the bytes again (not the bytes)
+    superseded_sha256: str | None = None  # what the withdrawal wrote there, when recorded
+    link_edits: tuple[dict[str, Any], ...] = ()
 
 
 def restore(root: Path, register_id: str, *, now: datetime, reason: str = "") -> ApplyResult:
@@ -45,10 +49,11 @@ def restore(root: Path, register_id: str, *, now: datetime, reason: str = "") ->
             raise BadInputError(f"no register row {register_id} in the pruning log")
         if (done := log.restoration(register_id)) is not None:
             raise BadInputError(f"{register_id} was already restored on {done.date}")
+        if (update := _update_of(root, row)) is not None:
+            return _revert(root, update, row, _cells(now, update.header.original_file, row,
+                                                     reason, row.tombstone), notes)
         source = _from_tombstone(root, row) or _from_snapshot(root, row)
-        cells = [now.date().isoformat(), "restored", code_name(source.file), register_id,
-                 mask_text(" ".join(f"{reason.strip() or 'restored on request'}; from "
-                                    f"{source.where}".split()))]
+        cells = _cells(now, source.file, row, reason, source.where)
         outcome = execute(root, _step(root, source, row, log, cells))
         if outcome.status != "done":
             raise RefusedError(outcome.message)
@@ -59,12 +64,36 @@ def restore(root: Path, register_id: str, *, now: datetime, reason: str = "") ->
                   [], notes, findings)
 
 
+def _cells(now: datetime, file: str, row: RegisterRow, reason: str, where: str) -> list[str]:
+    said = " ".join(f"{reason.strip() or 'restored on request'}; from {where}".split())
+    return [now.date().isoformat(), "restored", code_name(file), row.register_id,
+            mask_text(said)]
+
+
+def _update_of(root: Path, row: RegisterRow) -> Tombstone | None:
+    """The tombstone of an update (the version it replaced), when `row` is one."""
+    stone = read_tombstone(root, row.tombstone)
+    return stone if stone is not None and stone.header.is_update else None
+
+
+def _revert(root: Path, stone: Tombstone, row: RegisterRow, cells: list[str],
+            notes: list[str]) -> ApplyResult:
+    restore_target(stone.header.original_file, f"tombstone {row.tombstone}")
+    outcome = execute(root, revert_step(stone, cells, row.tombstone))
+    if outcome.status != "done":
+        raise RefusedError(outcome.message)
+    done = applied_from(outcome, register_id=row.register_id, tombstone=row.tombstone)
+    return result(root, read_log(root), [done], [], notes)
+
+
 def _step(root: Path, source: Source, row: RegisterRow, log: PruningLog,
           cells: list[str]) -> dict[str, Any]:
     """The journal record of the restore: the file and its index lines, or for a fact of
     the index, just its line."""
     hints = index_records(root, skip=row.tombstone)
-    fields = {"register_id": row.register_id, "row": cells, "message": _message(source)}
+    sup = _superseded(root, source)
+    fields = {"register_id": row.register_id, "row": cells, "message": _message(source, sup),
+              "superseded": sup, "link_edits": list(source.link_edits)}
     if is_index_line(source.file):
         return restore_line_step(root, source.file, source.data, source.records, hints, log,
                                  **fields)
@@ -77,24 +106,47 @@ def _step(root: Path, source: Source, row: RegisterRow, log: PruningLog,
             "hints": [h.to_json() for h in hints], **fields}
 
 
-def _message(source: Source) -> str:
+def _superseded(root: Path, source: Source) -> dict[str, str] | None:
+    """The counter-memory to take away with the restore: only one the withdrawal recorded
+    writing, and only while it still holds those bytes."""
+    if not source.superseded or not source.superseded_sha256:
+        return None
+    if sha_or_none(root / source.superseded) != source.superseded_sha256:
+        return None
+    return {"file": source.superseded, "sha256": source.superseded_sha256}
+
+
+def _message(source: Source, sup: dict[str, str] | None) -> str:
     text = f"restored {source.file} from {source.where}"
-    if source.superseded:
-        text += (f"; the SUPERSEDED file {source.superseded} was left in place and still "
-                 "blocks re-derivation — withdraw it separately if it no longer applies")
+    if sup:
+        text += f"; removed the SUPERSEDED file {sup['file']} and its index line"
+    elif source.superseded:
+        text += (f"; the SUPERSEDED file {source.superseded} was left in place (changed since, "
+                 "or written by an older version) and still blocks re-derivation — withdraw "
+                 "it separately if it no longer applies")
+    if source.link_edits:
+        files = ", ".join(str(e["file"]) for e in source.link_edits)
+        text += f"; put back the [[links]] to it in {files}"
     return text
 
 
 def _from_tombstone(root: Path, row: RegisterRow) -> Source | None:
     stone = read_tombstone(root, row.tombstone)
-    if stone is None or sha256(stone.original) != stone.header.original_sha256:
+    data = vault.original_of(root, stone) if stone is not None else None
+    if stone is None or data is None:
         return None
     head = stone.header
     restore_target(head.original_file, f"tombstone {row.tombstone}")
     records = tuple(replace(rec, seq=head.register_id) for rec in head.index_lines)
-    return Source(file=head.original_file, data=stone.original, records=records,
+    edits = head.extra("link_edits") or []
+    for edit in edits:  # the header is text anyone can edit: only kept topic files
+        if isinstance(edit, dict):
+            restore_target(str(edit.get("file")), f"tombstone {row.tombstone}")
+    return Source(file=head.original_file, data=data, records=records,
                   superseded=head.superseded_by, where=row.tombstone,
-                  ref={"tombstone": row.tombstone})
+                  ref={"tombstone": row.tombstone},
+                  superseded_sha256=head.extra("superseded_sha256"),
+                  link_edits=tuple(e for e in edits if isinstance(e, dict)))
 
 
 def restore_target(file: str, named_by: str) -> str:

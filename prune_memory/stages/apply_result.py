@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from prune_memory.model import JSON, Finding
 from prune_memory.store.pruninglog import PruningLog
@@ -21,6 +22,7 @@ class WithdrawRequest:
     rule: str = "manual"
     expected_sha256: str | None = None
     memory_class: str | None = None
+    unlink: bool = True  # turn `[[links]]` to it in kept memories into words, reversibly
 
 
 @dataclass(frozen=True)
@@ -32,11 +34,14 @@ class Applied:
     register_id: str | None = None
     tombstone: str | None = None
     superseded: str | None = None
+    vault: str | None = None  # where the original went when it held a secret
+    linked: tuple[str, ...] = ()  # kept memories whose `[[links]]` to it were unlinked
 
     def to_json(self) -> JSON:
         return {"op": self.op, "file": self.file, "status": self.status,
                 "message": self.message, "register_id": self.register_id,
-                "tombstone": self.tombstone, "superseded": self.superseded}
+                "tombstone": self.tombstone, "superseded": self.superseded,
+                "vault": self.vault, "linked": list(self.linked)}
 
 
 @dataclass(frozen=True)
@@ -69,9 +74,19 @@ class ApplyResult:
                 "findings": [f.to_json() for f in self.findings]}
 
 
-def applied_from(outcome: StepOutcome, **extra: str | None) -> Applied:
+def applied_from(outcome: StepOutcome, **extra: Any) -> Applied:
     return Applied(op=outcome.op, file=outcome.file, status=outcome.status,
                    message=outcome.message, **extra)
+
+
+def with_vault_note(done: Applied, vault: str | None) -> Applied:
+    """A withdrawal whose original held a secret says where the bytes went, and what to do."""
+    if not vault:
+        return done
+    note = (f"; it held a secret, so the tombstone keeps a redacted copy and the original "
+            f"bytes are only in the private vault {vault} — rotate that credential: it was "
+            "readable in memory")
+    return replace(done, message=done.message + note, vault=vault)
 
 
 def protected_warning(root: Path, log: PruningLog) -> str | None:

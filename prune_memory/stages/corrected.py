@@ -33,6 +33,11 @@ def annotate(old_body: str, new_body: str, now: datetime) -> str:
     return "\n".join(out) + ("\n" if new_body.endswith("\n") else "")
 
 
+def without_marks(text: str) -> str:
+    """`text` with every `[corrected <date>]` mark taken out: what the words say."""
+    return _MARK.sub("", text)
+
+
 def annotated_body(raw: bytes, new_body: str, now: datetime) -> str:
     """`annotate` against the body of the file as it is on disk."""
     old = parse_memory_text("entry", raw.decode("utf-8", errors="replace")).body

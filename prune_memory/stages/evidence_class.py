@@ -23,6 +23,52 @@ EVIDENCE_CLASSES = frozenset({
 })
 
 
+# What each kind of evidence is, in a few words a reviewer reads after "the evidence is".
+EVIDENCE_WORDS = {
+    "path-renamed": "a rename in git of the path it names",
+    "path-deleted": "the deletion in git of the path it names",
+    "lone-name-moved": "a file of that name found elsewhere in the repo",
+    "tracked-not-ignored": "a file it calls ignored that git tracks",
+    "line-count-drift": "the file's line count as it is now",
+    "count-drift": "a different count in the repo",
+    "prose-count-drift": "a recount of what its prose counts",
+    "release-drift": "a newer tagged release",
+    "version-drift": "another version in the manifest",
+    "tool-replaced": "the tool it names gone from the manifest",
+    "state-drift": "a commit closing what it calls open",
+    "name-drift": "a new name in the manifest",
+    "subject-deleted": "the deletion in git of what it is about",
+    "subject-closed": "a commit closing what it is about",
+    "plan-carried-out": "git showing the plan carried out",
+    "completed-work": "wording that describes finished work",
+    "session-log": "a dated session log",
+    "session-chatter": "session chatter with no lasting rule",
+    "noise": "diagnostic output, not knowledge",
+    "never-persist": "a never-persist rule that matches it",
+    "exact-duplicate": "an exact copy kept elsewhere",
+    "contained-duplicate": "a longer memory that holds all of it",
+    "claude-md-duplicate": "the same line in CLAUDE.md",
+    "abandoned-strategy": "an abandoned approach whose trigger persists",
+    "decision-reversal": "a later decision that overrides it",
+    "compression-loss": "a reason its commit gave that it dropped",
+    "low-importance": "an importance marked below 0.2",
+    "near-duplicate": "another memory in nearly the same words",
+    "contradiction": "another memory that says otherwise",
+    "secret": "a credential in its text",
+    "poison": "untrusted or instruction-like content",
+    "public-reference": "a pointer to public documentation only",
+}
+
+
+def evidence_words(evidence_class: str | None) -> str:
+    """What the evidence is, for a person: `a dated session log` (two classes joined by
+    `+` read as both)."""
+    if not evidence_class:
+        return "the findings shown"
+    return " and ".join(EVIDENCE_WORDS.get(part, part.replace("-", " "))
+                        for part in evidence_class.split("+"))
+
+
 class Strength(IntEnum):
     """How much a kind of evidence proves, strongest last."""
 

@@ -24,6 +24,7 @@ from prune_memory.stages.hygiene import (
 from prune_memory.stages.lint_items import LintItem, store_item
 from prune_memory.stages.lint_suggest import Listing, Suggestion, ranked, suggest
 from prune_memory.stages.similarity import exact_groups, normalise
+from prune_memory.store.vault import secret_tombstones
 
 DEFAULT_MAX_AGE_DAYS = 180
 DEFAULT_MAX_ENTRIES = 500
@@ -112,6 +113,7 @@ def lint_memory_dir(memdir: MemoryDir, *, now: datetime, options: LintOptions) -
                       pii=find_pii(e.text))
              for e in memdir.entries]
     violations = _item_violations(items, now, options)
+    violations.extend(_tombstone_secrets(memdir))
     if memdir.index is not None and memdir.index.cap.usage >= 1.0:
         cap = memdir.index.cap
         unloaded = [ln.number for ln in memdir.index.lines if not ln.loaded]
@@ -188,6 +190,19 @@ def _secrets(item: LintItem) -> Iterable[Violation]:
             else f"in the {part}"
         yield Violation(LintCheck.SECRET, item.id, f"possible secret {describe(hit)} {where}",
                         {**hit.to_json(), "part": part})
+
+
+def _tombstone_secrets(memdir: MemoryDir) -> Iterable[Violation]:
+    """A tombstone an older version wrote with the secret still in it: Claude can read it."""
+    if not memdir.tombstones:
+        return
+    for path, hits in secret_tombstones(memdir.root):
+        for hit in hits:
+            yield Violation(LintCheck.SECRET, path,
+                            f"withdrawn, but the tombstone still holds a possible secret "
+                            f"{describe(hit)} on line {hit.line}: rotate it, then restore and "
+                            "withdraw it again to move the original into the private vault",
+                            {**hit.to_json(), "part": "tombstone"})
 
 
 def _pii(item: LintItem) -> Iterable[Violation]:

@@ -21,6 +21,7 @@ from prune_memory.stages.apply_line import is_index_line
 from prune_memory.stages.apply_result import ApplyResult, applied_from, result
 from prune_memory.stages.apply_session import writing
 from prune_memory.stages.snapshot import Snapshot, require_snapshot
+from prune_memory.store import vault
 from prune_memory.store.frontmatter_parse import memory_type, parse_memory_text
 from prune_memory.store.journal import pack
 from prune_memory.store.pruninglog import read_log
@@ -55,7 +56,13 @@ def withdrawn_body(root: Path, register_id: str) -> Withdrawn:
     original = stone.header.original_file
     if is_index_line(original):
         raise BadInputError(f"{register_id} withdrew a line of the index; use `restore`")
-    parsed = parse_memory_text(original, stone.original.decode("utf-8", errors="replace"))
+    # A tombstone of a memory that held a secret keeps a redacted body; the lines are read
+    # from the vault's original, so the secret check below sees what they really hold.
+    data = vault.original_of(root, stone) if stone.header.vault else stone.original
+    if data is None:
+        raise BadInputError(f"the original of {register_id} is missing from the private "
+                            "vault; nothing can be brought back from it")
+    parsed = parse_memory_text(original, data.decode("utf-8", errors="replace"))
     return Withdrawn(register_id, row.tombstone, original, memory_type(parsed.meta),
                      tuple(parsed.body.splitlines()))
 

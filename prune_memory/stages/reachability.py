@@ -7,7 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from prune_memory.model import JSON, Entry, EntryKind, Index, IndexLine, LinkKind, MemoryDir
+from prune_memory.secrets.mask import describe
 from prune_memory.stages.reach_match import close_match
+from prune_memory.store.vault import secret_tombstones
 
 _BARE_FILE = re.compile(r"(?<![\w(/\[])([\w.-]+\.md)\b")
 
@@ -23,12 +25,13 @@ class Reachability:
     unregistered_tombstones: tuple[str, ...] = ()
     missing_tombstones: tuple[JSON, ...] = ()
     orphan_share: JSON = field(default_factory=dict)
+    secret_tombstones: tuple[JSON, ...] = ()
 
     @property
     def clean(self) -> bool:
         return not (self.dangling or self.outside or self.orphaned or self.degraded
                     or self.wiki_missing or self.unloaded or self.unregistered_tombstones
-                    or self.missing_tombstones)
+                    or self.missing_tombstones or self.secret_tombstones)
 
     def to_json(self) -> JSON:
         return {
@@ -39,6 +42,7 @@ class Reachability:
             "unregistered_tombstones": list(self.unregistered_tombstones),
             "missing_tombstones": list(self.missing_tombstones),
             "orphan_share": self.orphan_share,
+            "secret_tombstones": list(self.secret_tombstones),
         }
 
 
@@ -60,7 +64,16 @@ def scan(memdir: MemoryDir, register: Sequence[tuple[str, str]] = ()) -> Reachab
         unregistered_tombstones=_unregistered(memdir.tombstones, register),
         missing_tombstones=tuple(_missing(memdir.tombstones, register)),
         orphan_share=_share(memdir.topics, orphans),
+        secret_tombstones=tuple(_secret_tombstones(memdir)),
     )
+
+
+def _secret_tombstones(memdir: MemoryDir) -> list[JSON]:
+    """Tombstones an older version wrote with a secret left in them, where Claude can read it."""
+    if not memdir.tombstones:
+        return []
+    return [{"tombstone": path, "secrets": [describe(hit) for hit in hits]}
+            for path, hits in secret_tombstones(memdir.root)]
 
 
 def _index_links(index: Index, on_disk: set[str]) -> tuple[list[JSON], list[JSON]]:

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
 from prune_memory.errors import PruneMemoryError
 from prune_memory.model import INDEX_FILE, JSON
 from prune_memory.secrets.mask import mask_text
-from prune_memory.stages import apply
 from prune_memory.stages.apply_result import Applied, ApplyResult, Skipped, applied_from
 from prune_memory.stages.apply_session import writing
 from prune_memory.stages.snapshot import Snapshot, require_snapshot
-from prune_memory.store.indexrepair import add_line, drop_line, retarget_line
+from prune_memory.store.indexrepair import add_line, drop_line, retarget_line, rewrite_line
 from prune_memory.store.journal import pack
 from prune_memory.store.recovery import execute
 from prune_memory.store.stepkit import read_or_none, sha256
@@ -38,11 +38,6 @@ def apply_repairs(root: Path, repairs: Sequence[JSON], *, snapshot: Snapshot,
 
 def _apply_one(root: Path, repair: JSON, snapshot: Snapshot, now: datetime) -> Applied:
     kind = repair["kind"]
-    if kind == "unlink-withdrawn":
-        done = apply.update_entry(root, repair["file"], repair["proposed_text"],
-                                  reason=repair["why"], snapshot=snapshot, now=now,
-                                  expected_sha256=repair["sha256"], rule=RULE)
-        return done.applied[0]
     with writing(root):
         raw = read_or_none(root / INDEX_FILE) or b""
         if kind == "drop-dangling":
@@ -51,11 +46,15 @@ def _apply_one(root: Path, repair: JSON, snapshot: Snapshot, now: datetime) -> A
             new = retarget_line(raw, repair["line"], repair["text"], repair["from"], repair["to"])
         elif kind == "index-orphan":
             new = add_line(raw, repair["line"], repair["section"])
+        elif kind == "rename-line":
+            new = rewrite_line(raw, repair["line"], repair["text"], repair["to"])
         else:
             raise ValueError(f"unknown repair {kind!r}")
         row = [now.date().isoformat(), kind, f"`{INDEX_FILE}`", "N/A",
-               mask_text(f"{RULE}: {repair['why']}" + (f" (was: {repair['text']})"
-                                                        if kind == "drop-dangling" else ""))]
+               mask_text(f"{repair.get('rule', RULE)}: {repair['why']}" + (
+                   f" (was: {repair['text']})" if kind in ("drop-dangling", "rename-line")
+                   else ""))]
         step = {"op": "update", "file": INDEX_FILE, "before_sha256": sha256(raw),
                 "data": pack(new), "after_sha256": sha256(new), "row": row}
-        return applied_from(execute(root, step))
+        done = applied_from(execute(root, step))
+        return replace(done, message=f"{kind}: {repair['why']}")

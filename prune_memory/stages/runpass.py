@@ -72,7 +72,7 @@ def _one(root: Path, plan: Plan, verdict: Verdict, outcome: Outcome, snapshot: S
             outcome.add(apply.update_entry(
                 root, entry.file, verdict.text, reason=verdict.reason or entry.reason,
                 snapshot=snapshot, now=now, expected_sha256=entry.sha256,
-                rule=entry.rule or "manual"))
+                rule=entry.rule or "manual", memory_class=entry.cls.value))
         elif verdict.choice is Choice.PROTECT:
             outcome.add(apply.protect(root, entry.file, verdict.reason, now=now))
     except PruneMemoryError as err:

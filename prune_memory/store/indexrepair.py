@@ -70,3 +70,11 @@ def add_line(raw: bytes, line: str, section: str) -> bytes:
     while end < len(lines) and not lines[end].startswith(b"#") and lines[end].strip():
         end += 1
     return b"".join([*lines[:end], body, *lines[end:]])
+
+
+def rewrite_line(raw: bytes, number: int, expected: str, new: str) -> bytes:
+    """Replace the text of the line planned at `number` (found by its text); its ending stays."""
+    lines = _lines(raw)
+    at = _find(lines, number, expected)
+    ending = lines[at][len(lines[at].rstrip(b"\r\n")):]
+    return b"".join([*lines[:at], new.encode("utf-8") + ending, *lines[at + 1:]])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,12 +48,19 @@ def copy_tree(source: Path, target: Path) -> CopiedTree:
             info = os.lstat(src)
             if stat.S_ISLNK(info.st_mode):
                 links.append(_copy_link(src, target / rel, Path(rel)))
-            elif stat.S_ISREG(info.st_mode):
+            elif copied(info):
                 files[rel] = _copy_file(src, target / rel, info)
             else:
                 skipped.append(rel)
         atomic.fsync_dir(target / rel_dir)
     return CopiedTree(files=files, links=tuple(links), skipped=tuple(skipped))
+
+
+def copied(info: os.stat_result) -> bool:
+    """Whether a snapshot copies this file: every regular file (a leftover temp file too,
+    since only recorded temp names are ours). The undo of a pass compares the directory
+    with the snapshot by this same rule."""
+    return stat.S_ISREG(info.st_mode)
 
 
 def stored_name(name: str) -> str:
@@ -68,6 +76,15 @@ def stored_name(name: str) -> str:
 
 def stored_path(rel: str) -> str:
     return "/".join(stored_name(part) for part in rel.split("/"))
+
+
+def masked_in_snapshot(rel: str) -> bool:
+    """Whether a manifest path is one `stored_name` gave a digest for (its real name is not
+    in the snapshot)."""
+    return any(_MASKED_NAME.fullmatch(part) for part in rel.split("/"))
+
+
+_MASKED_NAME = re.compile(r"masked-name-[0-9a-f]{32}")
 
 
 def _copy_file(src: Path, dst: Path, info: os.stat_result) -> str:

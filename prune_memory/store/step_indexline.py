@@ -18,6 +18,7 @@ from prune_memory.store import indexedit
 from prune_memory.store.journal import unpack
 from prune_memory.store.logedit import add_change_row, add_register_row, contains_row
 from prune_memory.store.pruninglog import ChangeRow, RegisterRow, has_register_row
+from prune_memory.store.step_simple import drop_superseded, relink
 from prune_memory.store.stepkit import (
     Step,
     StepConflict,
@@ -61,7 +62,9 @@ def run_restore_line(root: Path, step: Step) -> StepOutcome:
             return raw  # already back
         return indexedit.insert_line(raw, record, hints, step.get("restored", []))
 
+    drop_superseded(root, step)
     edit_index(root, put_back)
+    relink(root, step)
     text = read_log_text(root)
     if not contains_row(text, tuple(step["row"])):
         write_log_text(root, add_change_row(text, ChangeRow(*step["row"])))

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from prune_memory.store import atomic, indexedit
+from prune_memory.store import atomic, indexedit, vault
 from prune_memory.store.journal import unpack
+from prune_memory.store.linkedits import LinkEdit, revert_edit
 from prune_memory.store.logedit import add_change_row, contains_row
 from prune_memory.store.pruninglog import ChangeRow
 from prune_memory.store.snapshot import read_snapshot_file
@@ -18,6 +19,7 @@ from prune_memory.store.stepkit import (
     inside,
     read_log_text,
     read_or_none,
+    remove_if,
     sha256,
     sha_or_none,
     write_log_text,
@@ -37,9 +39,28 @@ def run_restore(root: Path, step: Step) -> StepOutcome:
                            "content; nothing was restored — move it away and restore again")
     records = [IndexLineRecord.from_json(item) for item in step["index_lines"]]
     hints = [IndexLineRecord.from_json(item) for item in step.get("hints", [])]
+    drop_superseded(root, step)
     edit_index(root, lambda raw: indexedit.restore_lines(raw, records, hints))
-    _log_once(root, step["row"])
+    relink(root, step)
+    log_once(root, step["row"])
     return StepOutcome("restore", file, "done", step.get("message", ""))
+
+
+def drop_superseded(root: Path, step: Step) -> None:
+    """The counter-memory the withdrawal wrote, and its index line, go with the restore —
+    only while it holds exactly the bytes the withdrawal wrote (the step says so)."""
+    sup = step.get("superseded")
+    if not sup:
+        return
+    if sha_or_none(root / sup["file"]) == sup["sha256"]:
+        edit_index(root, lambda raw: indexedit.remove_entry(raw, sup["file"])[0])
+        remove_if(root / sup["file"], sup["sha256"])
+
+
+def relink(root: Path, step: Step) -> None:
+    """Put back the `[[links]]` the withdrawal turned into words in kept memories."""
+    for item in step.get("link_edits") or []:
+        revert_edit(root, LinkEdit.from_json(item))
 
 
 def restore_bytes(root: Path, step: Step) -> bytes:
@@ -53,7 +74,7 @@ def restore_bytes(root: Path, step: Step) -> bytes:
     source = step["source"]
     if "tombstone" in source:
         stone = read_tombstone(root, source["tombstone"])
-        data = stone.original if stone else None
+        data = vault.original_of(root, stone) if stone else None
     else:
         data = read_snapshot_file(Path(source["snapshot"]), source["file"])
     if data is None or sha256(data) != step["original_sha256"]:
@@ -72,7 +93,7 @@ def run_update(root: Path, step: Step) -> StepOutcome:
     if sha_or_none(root / file) != step["after_sha256"]:
         return StepOutcome("update", file, "rolled-back",
                            f"{file} changed after the update began; left as it is now")
-    _log_once(root, step["row"])
+    log_once(root, step["row"])
     return StepOutcome("update", file, "done", "updated")
 
 
@@ -86,14 +107,13 @@ def run_inoculate(root: Path, step: Step) -> StepOutcome:
                            f"{sup['file']} appeared with other content; nothing was written")
     edit_index(root, lambda raw: indexedit.insert_after_entry(raw, step["file"],
                                                               sup["index_line"]))
-    _log_once(root, step["row"])
+    log_once(root, step["row"])
     return StepOutcome("inoculate", step["file"], "done", f"counter-memory {sup['file']}")
 
 
-def _log_once(root: Path, cells: list[str]) -> None:
+def log_once(root: Path, cells: list[str]) -> None:
     text = read_log_text(root)
     if not contains_row(text, tuple(cells)):
         write_log_text(root, add_change_row(text, ChangeRow(*cells)))
 
 
-log_once = _log_once  # for the steps in sibling modules (re-accession)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from prune_memory.store import indexedit
 from prune_memory.store.journal import unpack
+from prune_memory.store.linkedits import LinkEdit, apply_edit, revert_edit
 from prune_memory.store.logedit import add_change_row, add_register_row
 from prune_memory.store.logtable import code_name
 from prune_memory.store.pruninglog import ChangeRow, RegisterRow, has_register_row, parse_log
@@ -35,7 +36,8 @@ def run_withdraw(root: Path, step: Step) -> StepOutcome:
     """Carry out (or finish) one withdrawal step described by its journal record."""
     file = step["file"]
     for name in (file, step["tombstone"], *([step["superseded"]["file"]]
-                                            if step.get("superseded") else [])):
+                                            if step.get("superseded") else []),
+                 *(edit.file for edit in link_edits(step))):
         inside(root, name)
     current = sha_or_none(root / file)
     committed = _row_written(root, step)
@@ -58,8 +60,14 @@ def run_withdraw(root: Path, step: Step) -> StepOutcome:
         write_log_text(root, text)
     if sha_or_none(root / file) not in (None, step["original_sha256"]):
         return _cancel(root, step)  # changed while we worked: keep the newer text
+    edited = [e.file for e in link_edits(step) if apply_edit(root, e)]
     remove_if(root / file, step["original_sha256"])
-    return StepOutcome("withdraw", file, "done", f"withdrawn as {step['register_id']}")
+    said = f"; unlinked [[links]] to it in {', '.join(edited)}" if edited else ""
+    return StepOutcome("withdraw", file, "done", f"withdrawn as {step['register_id']}{said}")
+
+
+def link_edits(step: Step) -> list[LinkEdit]:
+    return [LinkEdit.from_json(item) for item in step.get("link_edits") or []]
 
 
 def tombstone_bytes(root: Path, step: Step) -> bytes:
@@ -100,8 +108,11 @@ def _roll_back(root: Path, step: Step) -> StepOutcome:
 
 
 def _cancel(root: Path, step: Step) -> StepOutcome:
-    """After the commit point the file changed: keep it, re-index it, log the cancellation."""
+    """After the commit point the file changed: keep it, re-index it, put back any links
+    unlinked for it, log the cancellation."""
     edit_index(root, lambda raw: indexedit.restore_lines(raw, _records(step)))
+    for edit in link_edits(step):
+        revert_edit(root, edit)
     row = ChangeRow(step["date"], "withdrawal-cancelled", code_name(step["file"]),
                     step["register_id"], "the file changed during the withdrawal; the newer "
                     f"text was kept, the tombstone {step['tombstone']} holds the older one")

@@ -67,6 +67,14 @@ def write_verified(path: Path, data: bytes) -> None:
         raise PruneMemoryError(f"{path} did not read back as written; stopping")
 
 
+def replace_if(path: Path, expected_sha: str, data: bytes) -> None:
+    """Replace `path` with `data` only while it holds the bytes with `expected_sha`; a line
+    another process appends meanwhile is kept after `data` (`atomic.rewrite`), so the
+    caller's hash check then sees the file changed and leaves it."""
+    atomic.rewrite(path, lambda current: data if current is not None
+                   and sha256(current) == expected_sha else None)
+
+
 def ensure_file(path: Path, data: bytes) -> bool:
     """Make `path` hold exactly `data`; True if it had to be written. Conflict if it holds
     something else (a file the step did not write)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from string import Template
 
@@ -45,10 +46,20 @@ class Superseded:
                 self.do_not_rederive, self.supersedes)
 
     def index_line(self) -> str:
-        """The MEMORY.md line that makes the counter-memory reachable."""
-        title = _shorten(self.pattern, 60).replace("]", ")").replace("[", "(")
-        hook = _shorten(self.do_not_rederive, 90)
+        """The MEMORY.md line that makes the counter-memory reachable: one link, to it,
+        whatever the fields hold (markdown that could open, close or add a link is defused)."""
+        title = _inert(_shorten(self.pattern, 60))
+        hook = _inert(_shorten(self.do_not_rederive, 90))
         return f"- [SUPERSEDED: {title}]({self.file}) — do not re-derive from: {hook}"
+
+
+# Characters that could end the link text early, start another link, a code span, an
+# escape or inline HTML; each becomes a look-alike that means nothing to markdown.
+_INERT = str.maketrans({"[": "(", "]": ")", "`": "'", "\\": "/", "<": "‹", ">": "›"})
+
+
+def _inert(text: str) -> str:
+    return text.translate(_INERT)
 
 
 def superseded_file(slug: str) -> str:
@@ -103,7 +114,9 @@ _KEYS = ("pattern", "period", "evidence", "abandonment_reason", "do_not_rederive
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    """One line of plain text: control characters (NUL, escapes…) become spaces."""
+    return " ".join("".join(" " if unicodedata.category(ch) == "Cc" else ch
+                            for ch in text).split())
 
 
 def _shorten(text: str, limit: int) -> str:

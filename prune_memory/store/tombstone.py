@@ -3,14 +3,18 @@
 Beyond the contract fields the header carries `original_file` (the name to restore to,
 which differs from the tombstone's own name when that name was used before) and
 `index_lines` (the index lines that pointed at the entry, with their neighbours, so
-`restore` can put each back where it was).
+`restore` can put each back where it was). Optional lines follow when they apply: `vault`
+(the original held a secret: the body below is redacted and the bytes are in the private
+vault), `superseded_sha256` (the counter-memory written with it, so `restore` can take it
+away again), `link_edits` (the `[[links]]` unlinked in kept memories, so `restore` can put
+them back), and for the earlier version an update replaced, `change: update` with
+`updated_sha256` and `index_change`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import re
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,6 +36,9 @@ from prune_memory.store.yamlvalue import flow, scalar
 CONTRACT_FIELDS = ("name", "description", "deaccessioned_at", "reason", "rule",
                    "superseded_by", "register_id", "original_sha256")
 EXTRA_FIELDS = ("original_file", "index_lines")
+OPTIONAL_FIELDS = ("vault", "superseded_sha256", "link_edits", "change", "updated_sha256",
+                   "index_change")
+_FLOW_FIELDS = ("index_lines", "link_edits", "index_change")
 NOT_APPLICABLE = "N/A"
 
 
@@ -77,6 +84,20 @@ class TombstoneHeader:
     original_sha256: str
     superseded_by: str | None = None
     index_lines: tuple[IndexLineRecord, ...] = ()
+    extras: tuple[tuple[str, Any], ...] = ()  # OPTIONAL_FIELDS that apply, in that order
+
+    def extra(self, key: str) -> Any:
+        return next((value for name, value in self.extras if name == key), None)
+
+    @property
+    def vault(self) -> str | None:
+        """Where the original bytes are when the body below the header is redacted."""
+        value = self.extra("vault")
+        return str(value) if value else None
+
+    @property
+    def is_update(self) -> bool:
+        return bool(self.extra("change") == "update")
 
     @property
     def name(self) -> str:
@@ -116,6 +137,9 @@ def render_tombstone(header: TombstoneHeader, original: bytes) -> bytes:
     """The tombstone file: header from the template, then `original` byte for byte."""
     values = {key: scalar(value) for key, value in header.fields().items()}
     values["index_lines"] = flow([rec.to_json() for rec in header.index_lines])
+    values["extra"] = "".join(
+        f"{key}: {flow(value) if key in _FLOW_FIELDS else scalar(str(value))}\n"
+        for key in OPTIONAL_FIELDS if (value := header.extra(key)) is not None)
     head = Template(read_template("tombstone.md")).substitute(values)
     return head.encode("utf-8") + original
 
@@ -134,10 +158,12 @@ def parse_tombstone(raw: bytes) -> Tombstone:
         raise BadInputError(f"tombstone header is not valid YAML: {err}") from err
     if not isinstance(meta, dict) or any(key not in meta for key in CONTRACT_FIELDS):
         raise BadInputError("tombstone header lacks the DESIGN §5 fields")
-    fields = {str(k): _as_text(v) for k, v in meta.items() if k != "index_lines"}
+    fields = {str(k): _as_text(v) for k, v in meta.items() if k not in _FLOW_FIELDS}
     original = raw[end + 5:]
-    return Tombstone(header=_header(fields, meta.get("index_lines")), original=original,
-                     fields=fields)
+    extras = tuple((key, meta[key] if key in _FLOW_FIELDS else fields[key])
+                   for key in OPTIONAL_FIELDS if meta.get(key) is not None)
+    return Tombstone(header=replace(_header(fields, meta.get("index_lines")), extras=extras),
+                     original=original, fields=fields)
 
 
 def _header(fields: dict[str, str], lines: Any) -> TombstoneHeader:
@@ -207,57 +233,3 @@ def read_tombstone(root: Path, rel: str) -> Tombstone | None:
         return parse_tombstone(read_regular(path))
     except (OSError, BadInputError, ValueError, KeyError):
         return None
-
-
-def index_records(root: Path, skip: str = "") -> list[IndexLineRecord]:
-    """The index-line records of every tombstone (restored ones too): restore's placement hints."""
-    folder = root / TOMBSTONE_DIR
-    if folder.is_symlink() or not folder.is_dir():
-        return []
-    found: list[IndexLineRecord] = []
-    for path in sorted(folder.glob("*.md")):
-        rel = f"{TOMBSTONE_DIR}/{path.name}"
-        if rel == skip or path.is_symlink() or not path.is_file():
-            continue
-        quick = _cached_records(path)
-        if quick is None:
-            stone = read_tombstone(root, rel)
-            quick = [] if stone is None else [replace(rec, seq=stone.header.register_id)
-                                              for rec in stone.header.index_lines]
-        found.extend(quick)
-    return found
-
-
-_RECORDS: dict[tuple[str, int, int, int], list[IndexLineRecord] | None] = {}
-
-
-def _cached_records(path: Path) -> list[IndexLineRecord] | None:
-    """`_quick_records` of a tombstone, kept while the file is unchanged (a pass that
-    restores several entries reads the same few hundred headers each time)."""
-    info = path.stat()
-    key = (str(path), info.st_ino, info.st_size, info.st_mtime_ns)
-    if key not in _RECORDS:
-        try:
-            _RECORDS[key] = _quick_records(read_regular(path))
-        except OSError:
-            return None
-    return _RECORDS[key]
-
-
-def _quick_records(raw: bytes) -> list[IndexLineRecord] | None:
-    """The records straight from the two header lines that hold them (we write
-    `index_lines` as JSON on one line); None sends the caller to the full YAML parse."""
-    end = raw.find(b"\n---\n", 3)
-    if not raw.startswith(b"---\n") or end < 0:
-        return None
-    fields = dict(line.partition(": ")[::2] for line in
-                  raw[4:end].decode("utf-8", "replace").splitlines())
-    register_id, lines = fields.get("register_id", ""), fields.get("index_lines")
-    if lines is None or not re.fullmatch(r"\d{4}-\d{2}-\d{2}-\d+", register_id):
-        return None
-    try:
-        items = json.loads(lines)
-    except ValueError:
-        return None
-    return [replace(IndexLineRecord.from_json(item), seq=register_id) for item in items
-            if isinstance(item, dict)]

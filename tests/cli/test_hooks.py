@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+import shlex
 import subprocess
 import sys
 from collections.abc import Callable
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from prune_memory.hooks.command import installed_command
 from prune_memory.hooks.recall import measured_reads
 from tests.conftest import CliResult, topic, write_tree
 from tests.hooks.conftest import TOKEN, post_read, write
@@ -38,8 +40,11 @@ def test_install_into_user_settings_and_uninstall(cli: Cli, home: Path) -> None:
     assert f"hooks installed in {settings}" in result.out and "backup" in result.out
     commands = [h["command"] for groups in json.loads(settings.read_text())["hooks"].values()
                 for group in groups for h in group["hooks"]]
-    assert commands == ["./guard.sh", "prune-memory hook gate --mode warn",
-                        "prune-memory hook record-read"]
+    exe = shlex.join(installed_command())  # absolute: Claude Code's PATH lacks a venv
+    assert commands == ["./guard.sh", f"{exe} hook gate --mode warn",
+                        f"{exe} hook record-read"]
+    assert installed_command()[0].startswith("/")
+    assert not list(home.glob("settings.json.bak-*"))  # backups live in the state dir
     again = cli("hook", "install")
     assert again.code == 0 and "nothing changed" not in again.out  # warn -> strict changes
     assert "nothing changed" in cli("hook", "install").out
@@ -52,12 +57,23 @@ def test_install_into_user_settings_and_uninstall(cli: Cli, home: Path) -> None:
 def test_install_into_a_project(cli: Cli, home: Path, tmp_path: Path) -> None:
     project = tmp_path / "app"
     project.mkdir()
-    result = cli("hook", "install", "--project", "--project-dir", project,
+    result = cli("hook", "install", "--project", project, "--no-check",
                  "--memory-root", tmp_path / "team-memory", "--executable", "/opt/pm")
     assert result.code == 0, result.err
     data = json.loads((project / ".claude" / "settings.json").read_text())
     gate = data["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
     assert gate == f"/opt/pm hook gate --mode strict --memory-root {tmp_path / 'team-memory'}"
+    assert not (home / "settings.json").exists()
+    local = cli("hook", "install", "--local", "--project", project)
+    assert local.code == 0, local.err
+    assert "hooks" in json.loads((project / ".claude" / "settings.local.json").read_text())
+    assert cli("hook", "install", "--user", "--project", project).code == 2
+
+
+def test_a_command_that_does_not_run_is_not_written(cli: Cli, home: Path) -> None:
+    result = cli("hook", "install", "--executable", "/nonexistent/prune-memory")
+    assert result.code == 2 and "did not run" not in result.err
+    assert "exited with 127" in result.err and "nothing changed" in result.err
     assert not (home / "settings.json").exists()
 
 
@@ -81,7 +97,7 @@ def test_skill_install(cli: Cli, home: Path, tmp_path: Path) -> None:
     assert result.code == 0 and f"skill written to {skill}" in result.out
     assert skill.read_text(encoding="utf-8").startswith("---\nname: prune-memory\n")
     assert "up to date" in cli("skill", "install").out
-    project = cli("skill", "install", "--project", "--project-dir", tmp_path)
+    project = cli("skill", "install", "--project", tmp_path)
     assert project.code == 0
     assert (tmp_path / ".claude" / "skills" / "prune-memory" / "SKILL.md").is_file()
 

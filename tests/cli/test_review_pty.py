@@ -1,100 +1,183 @@
-"""The interactive review, end to end in a real pseudo-terminal, every key at least once."""
+"""The interactive review in a real pseudo-terminal, with NO_COLOR, at 60 and 120 columns.
+
+The proof: quit at the third proposal, resume, finish, apply, undo the pass — and the
+directory is byte for byte what it was at the start. Then Ctrl-C, Ctrl-D and the rest of
+the keys.
+"""
 
 from __future__ import annotations
 
+import io
 import os
+import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pexpect
 import pytest
 
 from prune_memory.store.pruninglog import read_log
-from tests.conftest import ROOT
-
-# These tests drive the write engine through `run --yes`: every evidence class is trusted.
-pytestmark = pytest.mark.usefixtures("trust_all")
+from tests.conftest import ROOT, CliResult, tree_hash
 
 NOW = "2026-11-29T12:00:00Z"
-PROMPT = "> "
+TOTAL = 22  # proposals the demo plan asks about (most held for review, with a suggestion)
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+COLOUR = re.compile(r"\x1b\[[0-9;]*m")
+Cli = Callable[..., CliResult]
 
 
-def spawn(memory: Path, repo: Path, tmp_path: Path) -> pexpect.spawn:
+def spawn(memory: Path, repo: Path, tmp_path: Path, width: int) -> pexpect.spawn:
     editor = tmp_path / "editor.sh"
     editor.write_text("#!/bin/sh\n"
                       "printf 'Sample data now comes from the API fixtures.\\n' > \"$1\"\n")
     editor.chmod(0o755)
-    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "160", "EDITOR": str(editor),
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": str(width), "EDITOR": str(editor),
            "PYTHONPATH": str(ROOT)}
-    return pexpect.spawn(sys.executable, ["-m", "prune_memory", "run", str(memory), "--repo",
-                                          str(repo), "--now", NOW],
-                         env=env, encoding="utf-8", timeout=60, dimensions=(50, 160))
+    env.pop("VISUAL", None)
+    child = pexpect.spawn(sys.executable, ["-m", "prune_memory", "run", str(memory), "--repo",
+                                           str(repo), "--now", NOW],
+                          env=env, encoding="utf-8", timeout=60, dimensions=(40, width))
+    child.logfile_read = io.StringIO()  # the whole screen, for the checks at the end
+    return child
 
 
-def key(child: pexpect.spawn, expect: str, answer: str) -> None:
-    child.expect_exact(expect)
-    child.sendline(answer)
+def answer(child: pexpect.spawn, position: int, key: str, says: str = "") -> None:
+    """At prompt `position` (whose question holds the words `says`), type `key`."""
+    child.expect_exact(f"[{position}/{TOTAL}] ")
+    if says:
+        expect_words(child, says)
+    child.expect_exact("?]")
+    child.sendline(key)
+
+
+def expect_words(child: pexpect.spawn, text: str) -> None:
+    """`text`, wherever the terminal's width broke its lines."""
+    child.expect(r"\s+".join(re.escape(word) for word in text.split()))
 
 
 def fields(child: pexpect.spawn) -> None:
-    for label in ("Pattern", "Period", "Evidence", "Abandonment reason", "Do not re-derive from"):
-        key(child, label, "")
+    for label in ("Pattern [", "Period [", "Evidence [", "Abandonment reason [",
+                  "Do not re-derive from ["):
+        child.expect_exact(label)
+        child.expect_exact("]: ")
+        child.sendline("")
 
 
-def test_every_key_in_a_real_terminal(demo_memory: Path, demo_repo: Path, tmp_path: Path) -> None:
-    child = spawn(demo_memory, demo_repo, tmp_path)
-    key(child, "debug_token_refresh_traceback.md", "?")
-    key(child, "q  quit", "a")                      # accept: withdraw the stack trace
-    key(child, "feedback_pr_size.md", "k")           # keep
-    key(child, "feedback_small_prs.md", "b")         # back to pr_size …
-    key(child, "feedback_pr_size.md", "s")           # … and skip it this time
-    key(child, "feedback_small_prs.md", "p")         # protect
-    key(child, "Why protect it?", "the user asked for both wordings")
-    key(child, "project_api_errors_problem_details.md", "n")   # inoculate only
-    fields(child)
-    key(child, "project_dev_ports.md", "w")          # withdraw
-    key(child, "project_issue_42.md", "i")           # withdraw + inoculate
-    fields(child)
-    key(child, "project_login_flake_session.md", "u")  # no proposed text: told so
-    key(child, "No proposed text", "k")
-    key(child, "project_package_names.md", "u")      # accept the update
-    key(child, "project_seed_removal_plan.md", "k")  # keep the finished plan after all
-    key(child, "project_seed_script.md", "e")        # edit in $EDITOR
-    key(child, "project_session_signing.md", "q")    # quit with decisions so far
-    key(child, "Decisions saved to", "")
-    key(child, "reachability repairs?", "y")
-    key(child, "now?", "y")
+def finish(child: pexpect.spawn) -> str:
+    """Read to the end; return everything the terminal showed."""
+    child.expect(pexpect.EOF)
+    child.close()
+    return str(child.logfile_read.getvalue())
+
+
+def check_screen(text: str, width: int) -> None:
+    assert not COLOUR.search(text), "NO_COLOR: no colour or style codes"
+    for line in ANSI.sub("\n", text).replace("\r", "").split("\n"):  # redraws: new lines
+        words = line.split()
+        assert len(line) <= width or (len(words) <= 3 and max(map(len, words)) > width / 2), \
+            f"{len(line)} > {width}: {line!r}"
+
+
+@pytest.mark.parametrize("width", [60, 120])
+def test_quit_resume_finish_and_undo_give_back_every_byte(
+        cli: Cli, demo_memory: Path, demo_repo: Path, tmp_path: Path, width: int) -> None:
+    start = tree_hash(demo_memory)
+    child = spawn(demo_memory, demo_repo, tmp_path, width)
+    answer(child, 1, "w")                             # the secret: withdraw it
+    answer(child, 2, "k")
+    answer(child, 3, "q")
+    child.expect_exact("[y/N] ")
+    child.sendline("n")
+    child.expect_exact("saved")
+    check_screen(finish(child), width)
+    assert child.exitstatus == 0 and tree_hash(demo_memory) == start
+
+    child = spawn(demo_memory, demo_repo, tmp_path, width)
+    expect_words(child, "Resume it? [Y/n]")
+    child.sendline("")
+    answer(child, 3, "k")                             # resumed where it stopped
+    answer(child, 4, "s")
+    answer(child, 5, "a", "Write a SUPERSEDED note for project_api_errors_problem_details.md? "
+                          "(suggested: the evidence is a later decision that overrides it)")
+    fields(child)                                     # the suggestion accepted: inoculate only
+    answer(child, 6, "w")
+    answer(child, 7, "a", "Withdraw project_issue_42.md? (suggested: the evidence is a "
+                          "commit closing what it is about)")
+    answer(child, 8, "u")                             # the suggested update, with its text
+    answer(child, 9, "s")
+    answer(child, 10, "e", "project_seed_script.md")  # an edit: its diff, then an update
+    expect_words(child, "+Sample data now comes from the API fixtures.")
+    for position in range(11, TOTAL + 1):
+        answer(child, position, "s")
+    expect_words(child, "Apply 3 withdrawals, 2 updates, 1 inoculation and 2 index repairs? "
+                        "[y/N]")
+    child.sendline("y")
+    child.expect_exact("Undo this pass:")
+    screen = finish(child)
+    check_screen(screen, width)
+    assert child.exitstatus == 0, screen
+    flat = " ".join(ANSI.sub("", screen).split())
+    ids = {r.file: r.register_id for r in read_log(demo_memory).rows}
+    for file in ("reference_ci_bot_token.md", "project_dev_ports.md", "project_issue_42.md",
+                 "project_package_names.md", "project_seed_script.md"):
+        assert f"{ids[file]} {file}" in flat
+    assert "project_upload_outage.md (suggests withdraw)" in flat  # skipped: still pending
+    assert str(demo_memory / "pruning-log.md") in flat
+    assert tree_hash(demo_memory) != start
+    token = "ghp_DEMOfakeTOKENx7Qm2Lw9Rt4Yp8Zk3Vn6Bc1"  # the demo's fake CI token
+    assert not [p for p in demo_memory.rglob("*") if p.is_file() and
+                token.encode() in p.read_bytes()], "the withdrawn secret left the directory"
+
+    undo = cli("restore", "--pass", "2026-11-29", "--memory-dir", demo_memory, "--now",
+               "2026-11-30T08:00:00Z")
+    assert undo.code == 0, undo.err
+    assert tree_hash(demo_memory) == start
+
+
+def test_ctrl_c_and_ctrl_d_save_the_review(demo_memory: Path, demo_repo: Path,
+                                           tmp_path: Path) -> None:
+    start = tree_hash(demo_memory)
+    child = spawn(demo_memory, demo_repo, tmp_path, 80)
+    answer(child, 1, "k")
+    child.expect_exact(f"[2/{TOTAL}] ")
+    child.expect_exact("?]")
+    child.sendintr()
+    child.expect_exact("saved")
+    finish(child)
+    assert child.exitstatus == 130
+    child = spawn(demo_memory, demo_repo, tmp_path, 80)
+    expect_words(child, "(1 keep). Resume it? [Y/n]")
+    child.sendline("y")
+    answer(child, 2, "p")
+    child.expect_exact("Why protect it? ")
+    child.sendline("a source the repo cannot show")
+    child.expect_exact(f"[3/{TOTAL}] ")
+    child.expect_exact("?]")
+    child.sendeof()
+    child.expect_exact("saved")
+    check_screen(finish(child), 80)
+    assert child.exitstatus == 0 and tree_hash(demo_memory) == start
+
+
+def test_the_other_keys(demo_memory: Path, demo_repo: Path, tmp_path: Path) -> None:
+    child = spawn(demo_memory, demo_repo, tmp_path, 100)
+    answer(child, 1, "s")
+    answer(child, 2, "b")                             # back to the first …
+    answer(child, 1, "a")                             # … which proposes nothing to accept
+    expect_words(child, "asks a question rather than proposing a change")
+    answer(child, 1, "k")
+    for position in range(2, 21):
+        answer(child, position, "s")
+    answer(child, 21, "a", "Withdraw project_token_cache_abandoned.md and write a SUPERSEDED "
+                           "note? (suggested: the evidence is an abandoned approach whose "
+                           "trigger persists)")
+    fields(child)                                     # withdraw + inoculate, as suggested
+    answer(child, 22, "q")
+    expect_words(child, "Apply 1 withdrawal, 1 inoculation and 2 index repairs? [y/N]")
+    child.sendline("y")
     child.expect_exact("Pass summary")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0, child.before
-    assert "skipped" not in (child.before or "")
-
-    assert not (demo_memory / "debug_token_refresh_traceback.md").exists()
-    assert not (demo_memory / "project_dev_ports.md").exists()
-    assert not (demo_memory / "project_issue_42.md").exists()
-    assert (demo_memory / "project_api_errors_problem_details.md").exists()
-    assert (demo_memory / "feedback_pr_size.md").exists()
-    assert "cairn" in (demo_memory / "project_package_names.md").read_text()
-    assert "API fixtures" in (demo_memory / "project_seed_script.md").read_text()
-    assert (demo_memory / "project_session_signing.md").exists()
-    log = read_log(demo_memory)
-    assert log.is_protected("feedback_small_prs.md")
-    assert len(list(demo_memory.glob("superseded_*.md"))) == 2
-
-
-def test_quit_without_confirming_applies_nothing(demo_memory: Path, demo_repo: Path,
-                                                 tmp_path: Path) -> None:
-    from tests.conftest import tree_hash
-
-    before = tree_hash(demo_memory)
-    child = spawn(demo_memory, demo_repo, tmp_path)
-    key(child, "debug_token_refresh_traceback.md", "w")
-    key(child, "feedback_pr_size.md", "q")
-    key(child, "reachability repairs?", "n")
-    key(child, "now?", "n")
-    child.expect_exact("Nothing applied")
-    child.expect(pexpect.EOF)
-    child.close()
+    finish(child)
     assert child.exitstatus == 0
-    assert tree_hash(demo_memory) == before
+    assert not (demo_memory / "project_token_cache_abandoned.md").exists()
+    assert (demo_memory / "superseded_project-token-cache-abandoned.md").exists()

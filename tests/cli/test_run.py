@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 import subprocess
@@ -11,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.pruninglog import read_log
 from tests.conftest import CliResult, tree_hash
 
@@ -31,6 +29,7 @@ def ran(cli: Cli, demo_memory: Path, demo_repo: Path, tmp_path: Path) -> tuple[P
                  "--snapshot-dir", snaps)
     assert result.code == 0, result.err
     assert "Pass summary" in result.out
+    (tmp_path / "run.out").write_text(result.out)
     return demo_memory, original, snaps
 
 
@@ -88,18 +87,49 @@ def test_audit_section_has_every_field(ran: tuple[Path, Path, Path]) -> None:
         assert key in audit.fields
 
 
-def test_restore_of_every_register_id_is_byte_identical(
+def memories(root: Path) -> dict[str, bytes]:
+    """Every topic file Claude reads as memory (not the index, not the log)."""
+    return {p.name: p.read_bytes() for p in root.glob("*.md")
+            if p.name not in ("MEMORY.md", "pruning-log.md")}
+
+
+def test_restore_of_every_register_id_gives_back_every_byte(
         cli: Cli, ran: tuple[Path, Path, Path]) -> None:
+    """Restore is the inverse of the whole withdrawal: file, index line, SUPERSEDED note."""
     memory, original, _ = ran
     rows = [r for a in read_log(memory).audits if a.date == "2026-11-29" for r in a.rows]
-    for row in rows:
-        result = cli("restore", row.register_id, memory, "--now", NOW)
+    for row in reversed(rows):
+        result = cli("restore", row.register_id, "--memory-dir", memory, "--now", NOW)
         assert result.code == 0, result.err
-        assert row.file is not None
-        digest = hashlib.sha256((memory / row.file).read_bytes()).hexdigest()
-        assert digest == hashlib.sha256((original / row.file).read_bytes()).hexdigest()
-    assert {e.file for e in load_memory_dir(original).topics} <= {
-        e.file for e in load_memory_dir(memory).topics}
+    now, then = memories(memory), memories(original)
+    assert {name: now[name] for name in then} == then
+    # Left: the counter-memory of the inoculation (no withdrawal, so no register id).
+    assert sorted(set(now) - set(then)) == ["superseded_project-api-errors-problem-details.md"]
+    index = (memory / "MEMORY.md").read_text().splitlines()
+    assert [ln for ln in (original / "MEMORY.md").read_text().splitlines()
+            if ".md)" in ln and "release_checklist" not in ln] == \
+        [ln for ln in index if ".md)" in ln and "project_log_format.md" not in ln
+         and "superseded_" not in ln]
+
+
+def test_run_yes_lists_and_restore_reverts_the_links_it_edits_in_kept_memories(
+        cli: Cli, demo_memory: Path, demo_repo: Path, tmp_path: Path) -> None:
+    note = demo_memory / "project_proxy_notes.md"
+    note.write_text("---\nname: proxy-notes\ndescription: Notes on the proxy setup\n"
+                    "type: project\n---\nThe proxy terminates TLS; see [[issue-42-session-"
+                    "expiry|the expiry bug]] and [[project_issue_42]] for what it broke.\n")
+    before = note.read_bytes()
+    result = cli("run", demo_memory, "--repo", demo_repo, "--yes", "--now", NOW,
+                 "--snapshot-dir", tmp_path / "snaps")
+    assert result.code == 0, result.err
+    text = note.read_text()
+    assert "[[" not in text and "the expiry bug (withdrawn, register 2026-11-29-" in text
+    said = " ".join(result.out.split())
+    assert "project_proxy_notes.md" in said and "[[links]]" in said
+    row = next(r for r in read_log(demo_memory).rows if r.file == "project_issue_42.md")
+    back = cli("restore", row.register_id, "--memory-dir", demo_memory, "--now", NOW)
+    assert back.code == 0, back.err
+    assert note.read_bytes() == before
 
 
 def test_dry_run_changes_nothing(cli: Cli, demo_memory: Path, demo_repo: Path) -> None:
@@ -138,9 +168,13 @@ def test_bad_file_is_reported_left_alone_and_the_pass_goes_on(
     before = (demo_memory / "broken.md").read_bytes()
     result = cli("run", demo_memory, "--repo", demo_repo, "--yes", "--now", NOW,
                  "--snapshot-dir", tmp_path / "snaps")
-    assert result.code == 2 and "broken.md" in result.err
+    # Exit 2 means nothing changed; a pass that applied changes says so and exits 1.
+    assert result.code == 1 and "broken.md" in result.err
+    assert "passed over 1 unreadable file" in result.err and "rest of the pass" in result.err
     assert (demo_memory / "broken.md").read_bytes() == before
     assert (demo_memory / "deaccessioned").is_dir()  # the other entries were still pruned
+    dry = cli("run", demo_memory, "--repo", demo_repo, "--dry-run", "--now", NOW)
+    assert dry.code == 2  # nothing changed
 
 
 def test_without_a_repo_the_repairs_still_find_their_lines(cli: Cli, demo_memory: Path,
@@ -150,3 +184,16 @@ def test_without_a_repo_the_repairs_still_find_their_lines(cli: Cli, demo_memory
     assert result.code == 0, result.err
     assert "project_release_checklist.md" not in (demo_memory / "MEMORY.md").read_text()
     assert cli("scan", demo_memory).code == 0
+
+
+def test_plan_diff_shows_what_applying_would_write_and_changes_nothing(
+        cli: Cli, demo_memory: Path, demo_repo: Path) -> None:
+    before = tree_hash(demo_memory)
+    result = cli("plan", demo_memory, "--repo", demo_repo, "--diff", "--now", NOW)
+    assert result.code == 1  # like ruff --diff: something would change
+    out = result.out
+    assert "+The Python distribution is published as cairn-api" in out
+    assert "# withdraw project_dev_ports.md (3-duplicate)" in out
+    assert "--- a/MEMORY.md" in out and "-- [project_dev_ports.md](project_dev_ports.md)" in out
+    assert "ghp_DEMO" not in out
+    assert tree_hash(demo_memory) == before

@@ -44,3 +44,34 @@ def test_sweep_ignore_case_in_a_subprocess(demo_memory: Path) -> None:
                           cwd=ROOT, capture_output=True, text=True, check=False)
     assert done.returncode == 1, done.stderr
     assert json.loads(done.stdout)["ignore_case"] is True
+
+
+def test_sweep_apply_updates_reversibly_and_undoes_as_one_pass(
+        cli: Callable[..., CliResult], demo_memory: Path, tmp_path: Path) -> None:
+    index = demo_memory / "MEMORY.md"
+    index.write_text(index.read_text().replace(
+        "- [Package names](project_package_names.md) — distribution names of both packages",
+        "- [Package names](project_package_names.md) — pebble-api and pebble-web")
+        + "- The pebble CLI is installed with pipx.\n")
+    start = tree_hash(demo_memory)
+    names = (demo_memory / "project_package_names.md").read_bytes()
+    result = cli("sweep", demo_memory, "--rename", "pebble=cairn", "--apply", "--now",
+                 "2026-11-29T12:00:00Z", "--snapshot-dir", tmp_path / "snaps")
+    assert result.code == 1  # the protected rename record was left alone, and says so
+    assert "skipped project_rename_to_cairn.md" in result.err and "protected" in result.err
+    text = (demo_memory / "project_package_names.md").read_text()
+    assert "cairn-api" in text and "pebble" not in text and "\n---\n\nThe Python" in text
+    lines = index.read_text().splitlines()
+    assert "- [Package names](project_package_names.md) — cairn-api and cairn-web" in lines
+    assert "- The cairn CLI is installed with pipx." in lines
+    assert "restore --pass 2026-11-29" in " ".join(result.out.split())
+    undo = cli("restore", "--pass", "2026-11-29", "--memory-dir", demo_memory)
+    assert undo.code == 0, undo.err
+    assert tree_hash(demo_memory) == start
+    # One update on its own: its register id restores it, index line included.
+    cli("sweep", demo_memory, "--rename", "pebble=cairn", "--apply", "--now",
+        "2026-11-30T12:00:00Z", "--snapshot-dir", tmp_path / "snaps")
+    row = cli("restore", "2026-11-30-01", "--memory-dir", demo_memory)
+    assert row.code == 0, row.err
+    assert (demo_memory / "project_package_names.md").read_bytes() == names
+    assert "— pebble-api and pebble-web" in index.read_text()

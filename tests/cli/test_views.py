@@ -122,7 +122,7 @@ def test_due_and_status_cli(cli: Cli, tmp_path: Path) -> None:
     result = cli("due", memory, "--json", "--now", "2026-11-29T00:00:00Z")
     assert result.code == 1 and json.loads(result.out)["due"] is True
     status = cli("status", tmp_path, "--json")
-    assert status.code == 0 and json.loads(status.out)[0]["entries"] == 1
+    assert status.code == 0 and json.loads(status.out)["projects"][0]["entries"] == 1
     assert cli("status", tmp_path / "nope").code == 2
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from prune_memory.errors import BadInputError
 from prune_memory.hooks.settings import (
+    backup_path,
     hook_entries,
     install_hooks,
     is_ours,
@@ -18,6 +19,7 @@ from prune_memory.hooks.settings import (
     with_ours,
     without_ours,
 )
+from prune_memory.state import state_root
 
 NOW = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
 LATER = NOW + dt.timedelta(hours=1)
@@ -110,17 +112,20 @@ def test_install_is_idempotent(tmp_path: Path) -> None:
     again = install_hooks(path, ours(), LATER)
     assert not again.changed and again.backup is None
     assert path.read_bytes() == before
-    assert len(list(tmp_path.glob("settings.json.bak-*"))) == 1
+    assert len(list(backup_path(path, NOW).parent.glob("settings.json.bak-*"))) == 1
 
 
 def test_the_backup_holds_the_previous_bytes(tmp_path: Path) -> None:
     path = save(tmp_path / "settings.json", OTHERS)
     original = path.read_bytes()
     change = install_hooks(path, ours(), NOW)
-    assert change.backup == tmp_path / "settings.json.bak-20261129T120000Z"
+    assert change.backup is not None
+    assert change.backup.name == "settings.json.bak-20261129T120000Z"
     assert change.backup.read_bytes() == original
+    # Outside the folder of the file (a repo, for project settings): under the state dir.
+    assert tmp_path not in change.backup.parents and state_root() in change.backup.parents
     second = uninstall_hooks(path, NOW)  # same second: the name gets a number
-    assert second.backup == tmp_path / "settings.json.bak-20261129T120000Z-2"
+    assert second.backup == change.backup.with_name("settings.json.bak-20261129T120000Z-2")
 
 
 def test_reinstalling_with_another_mode_replaces_ours(tmp_path: Path) -> None:
@@ -187,7 +192,8 @@ def test_a_symlinked_settings_file_is_written_through_its_link(tmp_path: Path) -
     assert any(is_ours(g["hooks"][0]) for g in load(real)["hooks"]["PreToolUse"])
     uninstall_hooks(link, LATER)
     assert link.is_symlink() and real.read_bytes() == original
-    assert not list(link.parent.glob("*.bak-*"))  # backups sit beside the real file
+    # backups sit under the state directory, beside neither the link nor the real file
+    assert not list(link.parent.glob("*.bak-*")) and not list(real.parent.glob("*.bak-*"))
 
 
 def test_uninstall_gives_back_the_original_bytes_only_when_nothing_else_changed(

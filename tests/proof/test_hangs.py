@@ -146,6 +146,28 @@ def test_checking_in_pieces_finds_what_one_pass_finds(lines: list[str], piece: i
     assert sum(1 for hit in once if hit.rule == "secret") == len(find_spans(text))
 
 
+def test_a_key_across_a_piece_end_is_reported_once_whole_when_the_next_starts_mid_line(
+) -> None:
+    """The piece after the first starts inside the first line (no line end near its cut),
+    yet the middle of the overlap falls lines later: that middle still divides what each
+    piece reports, so the key block across the first piece's end is not reported cut short
+    as well as whole (hypothesis found this case)."""
+    def first(start: str) -> str:
+        return next(s.text for s in secrets() if s.value and s.text.startswith(start))
+
+    lines = [first("ANTHROPIC key: sk-ant-api03-ghE"), *["Plain words about the build."] * 4,
+             *[first("Deploy bot uses ghp_")] * 4, *[first("Fine-grained PAT:")] * 2,
+             first("deploy key:\n-----BEGIN RSA")]
+    text = "\n".join(lines) + "\n"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(checks, "PIECE_CHARS", 1300)
+        patch.setattr(checks, "OVERLAP_CHARS", 1200)
+        whole = checks.check_texts([Candidate("content", text)], "/nowhere",
+                                   policy_rules=False)
+    once = checks._piece_hits(text, "content", None)
+    assert len(text) > 1300 and set(whole.hits) == set(once)
+
+
 @pytest.mark.parametrize("where", ["start", "middle", "end"])
 def test_a_secret_anywhere_in_one_long_line_is_found(where: str) -> None:
     from tests.hooks.conftest import TOKEN

@@ -151,3 +151,89 @@ def test_a_journal_record_naming_a_path_is_set_aside_unrun(cli: Cli, memory: Pat
     assert done.code == ExitCode.OK, done.err
     assert "set-aside" in done.out + done.err
     assert not (tmp_path / "home" / "evil.md").exists() and tree_hash(memory) == before
+
+
+@pytest.mark.parametrize("op", ["update-entry", "revert-update", "undo-pass", "link-edit"])
+def test_the_records_of_updates_undo_and_link_edits_naming_a_path_are_set_aside(
+        cli: Cli, memory: Path, tmp_path: Path, op: str) -> None:
+    """The same holds for the records an update, its revert, the undo of a pass and the
+    link edits of a withdrawal write: nothing outside the directory is touched."""
+    from prune_memory.store import journal
+    from prune_memory.store.journal import pack
+
+    (tmp_path / "home" / "evil.md").write_bytes(BODY)
+    digest, evil = hashlib.sha256(BODY).hexdigest(), "../home/evil.md"
+    steps = {
+        "update-entry": {"file": evil, "original_sha256": digest, "after_sha256": digest,
+                         "data": pack(b"x"), "tombstone": "deaccessioned/x.md",
+                         "tombstone_sha256": digest, "tombstone_data": pack(b"x"),
+                         "register_id": "2026-11-29-01", "index_change": [], "row": [],
+                         "manifest": "/nowhere", "date": "2026-11-29"},
+        "revert-update": {"file": evil, "original_sha256": "0" * 64, "updated_sha256": digest,
+                          "source": {"tombstone": "deaccessioned/x.md"}, "index_change": [],
+                          "register_id": "2026-11-29-01", "row": []},
+        "undo-pass": {"file": "pass x", "snapshot": str(tmp_path), "dirs": [],
+                      "files": [[evil, digest, None]]},
+        "link-edit": {"op": "withdraw", "file": "project_ci.md",
+                      "original_sha256": hashlib.sha256(
+                          (memory / "project_ci.md").read_bytes()).hexdigest(),
+                      "tombstone": "deaccessioned/project_ci.md", "tombstone_sha256": digest,
+                      "tombstone_header": "", "register_id": "2026-11-29-01", "row": [],
+                      "manifest": "/nowhere", "date": "2026-11-29", "index_lines": [],
+                      "link_edits": [{"file": evil, "before_sha256": digest,
+                                      "after_sha256": digest, "spans": []}]},
+    }
+    journal.begin(memory, {"op": op, **steps[op]})
+    before = tree_hash(memory)
+    done = cli("recover", memory)
+    assert done.code == ExitCode.OK, done.err
+    assert "set-aside" in done.out + done.err
+    assert (tmp_path / "home" / "evil.md").read_bytes() == BODY and tree_hash(memory) == before
+
+
+def plant_extra(memory: Path, original_file: str, extra: str) -> None:
+    """A planted tombstone with one of the optional header lines an update, a link edit or
+    a vaulted secret writes."""
+    plant_tombstone(memory, original_file)
+    stone = memory / "deaccessioned" / "evil.md"
+    stone.write_bytes(stone.read_bytes().replace(b"\n---\n", f"\n{extra}\n---\n".encode(), 1))
+
+
+def test_an_update_tombstone_naming_a_path_is_refused(cli: Cli, memory: Path,
+                                                      tmp_path: Path) -> None:
+    plant_extra(memory, "../home/.ssh/authorized_keys",
+                "change: update\nupdated_sha256: " + "0" * 64 + "\nindex_change: []")
+    plant_row(memory, "evil.md")
+    err = refused_and_untouched(cli, memory, tmp_path, tmp_path / "home")
+    assert "only a plain name directly inside the memory directory" in err
+
+
+def test_a_link_edit_naming_a_path_is_refused(cli: Cli, memory: Path, tmp_path: Path) -> None:
+    """Restore puts back the links a withdrawal unlinked in kept files; a header that names
+    a file outside the directory for that is refused before the entry is written."""
+    (tmp_path / "home" / "notes.md").write_text("see it (withdrawn, register 2026-11-01-01)\n")
+    edit = ('[{"file": "../home/notes.md", "before_sha256": "' + "1" * 64 + '", '
+            '"after_sha256": "' + hashlib.sha256(
+                b"see it (withdrawn, register 2026-11-01-01)\n").hexdigest() + '", '
+            '"spans": [[4, "[[evil]]", "it (withdrawn, register 2026-11-01-01)"]]}]')
+    plant_extra(memory, "evil.md", f"link_edits: {edit}")
+    plant_row(memory, "evil.md")
+    err = refused_and_untouched(cli, memory, tmp_path, tmp_path / "home")
+    assert "only a plain name directly inside the memory directory" in err
+    assert not (memory / "evil.md").exists()
+
+
+def test_a_vault_path_outside_the_vault_is_never_read(cli: Cli, memory: Path,
+                                                      tmp_path: Path) -> None:
+    """A redacted tombstone names where its original is; a planted one naming a file of the
+    attacker's (with the right hash) is not read: restore falls back to the snapshot the row
+    names, which the tool did not write, and refuses."""
+    elsewhere = tmp_path / "home" / "vault" / "x" / hashlib.sha256(BODY).hexdigest()
+    elsewhere.parent.mkdir(parents=True)
+    elsewhere.write_bytes(BODY)
+    plant_extra(memory, "evil.md", f"vault: {elsewhere}")
+    stone = memory / "deaccessioned" / "evil.md"
+    stone.write_bytes(stone.read_bytes().replace(BODY, b"[redacted]\n"))
+    plant_row(memory, "evil.md")
+    refused_and_untouched(cli, memory, tmp_path, tmp_path / "home")
+    assert not (memory / "evil.md").exists()

@@ -5,8 +5,9 @@ stored in the repository). Every command a user runs on it is captured; then a w
 and a restore of the secret-bearing entry are interrupted by a full disk so their journal
 records stay behind, and a crash is provoked. The raw value is searched for in every
 output and in every file under the state directory, also inside anything that decodes as
-base64. Snapshots are left out on purpose: they are byte copies of the memory directory,
-the backup a withdrawal relies on.
+base64. Snapshots and the private vault are left out on purpose: they are byte copies of
+the memory directory and of withdrawn secret-bearing memories, the backups a withdrawal
+relies on (both 0700, outside the memory directory).
 """
 
 from __future__ import annotations
@@ -63,7 +64,8 @@ def leaks(data: bytes, values: list[str]) -> list[str]:
 
 def state_files(state: Path) -> Iterator[Path]:
     for path in state.rglob("*"):
-        if path.is_file() and "snapshots" not in path.relative_to(state).parts:
+        parts = path.relative_to(state).parts
+        if path.is_file() and "snapshots" not in parts and "vault" not in parts:
             yield path
 
 

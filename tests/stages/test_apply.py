@@ -166,21 +166,31 @@ def test_withdraw_and_inoculate_makes_three_artifacts_and_one_row(memory: Path,
     assert "project_ci.md)" not in index and "](superseded_project-ci.md)" in index
 
 
-def test_restore_is_byte_identical_and_keeps_the_superseded_file(memory: Path,
-                                                                 snap: Snapshot) -> None:
+def test_restore_is_the_inverse_of_withdraw_and_inoculate(memory: Path,
+                                                          snap: Snapshot) -> None:
     before = {p.name: p.read_bytes() for p in memory.iterdir()}
     apply.inoculate(memory, "project_ci.md", Inoculation("p", "e", "r", "d"), snapshot=snap,
                     now=NOW, withdraw=WithdrawRequest("project_ci.md", "x"))
     result = apply.restore(memory, "2026-11-29-01", now=NOW, reason="still used")
+    assert "removed the SUPERSEDED file superseded_project-ci.md" in result.applied[0].message
+    assert not (memory / "superseded_project-ci.md").exists()
     assert (memory / "project_ci.md").read_bytes() == before["project_ci.md"]
-    assert "superseded_project-ci.md was left in place" in result.applied[0].message
-    assert (memory / "superseded_project-ci.md").exists()
-    index = (memory / "MEMORY.md").read_text()
-    assert "- [CI](project_ci.md) — pipeline\n" in index
+    assert (memory / "MEMORY.md").read_bytes() == before["MEMORY.md"]
     (change,) = read_log(memory).changes
     assert (change.change, change.register_id) == ("restored", "2026-11-29-01")
     with pytest.raises(BadInputError, match="already restored"):
         apply.restore(memory, "2026-11-29-01", now=NOW)
+
+
+def test_restore_leaves_a_counter_memory_someone_edited(memory: Path, snap: Snapshot) -> None:
+    apply.inoculate(memory, "project_ci.md", Inoculation("p", "e", "r", "d"), snapshot=snap,
+                    now=NOW, withdraw=WithdrawRequest("project_ci.md", "x"))
+    counter = memory / "superseded_project-ci.md"
+    counter.write_bytes(counter.read_bytes() + b"A note added by hand.\n")
+    result = apply.restore(memory, "2026-11-29-01", now=NOW)
+    assert "superseded_project-ci.md was left in place" in result.applied[0].message
+    assert counter.exists() and "](superseded_project-ci.md)" in (memory / "MEMORY.md").read_text()
+    assert "- [CI](project_ci.md) — pipeline\n" in (memory / "MEMORY.md").read_text()
 
 
 def test_register_ids_and_tombstone_names_are_never_reused(memory: Path,
@@ -208,18 +218,42 @@ def test_restore_falls_back_to_the_snapshot_when_the_tombstone_is_gone(
     assert finding.evidence["snapshot_manifest"] == str(snap.manifest)
 
 
-def test_update_rewrites_the_body_and_stamps_modified(memory: Path, snap: Snapshot) -> None:
+def test_update_rewrites_body_description_and_index_line_and_restore_reverts_it(
+        memory: Path, snap: Snapshot) -> None:
+    (memory / "MEMORY.md").write_text(INDEX.replace("— pipeline", "— Jenkins pipeline"))
+    before = {p.name: p.read_bytes() for p in memory.iterdir()}
     planned = sha(memory / "project_ci.md")
-    apply.update_entry(memory, "project_ci.md", "GitHub Actions builds", reason="CI moved",
-                       snapshot=snap, now=NOW, expected_sha256=planned)
+    done = apply.update_entry(memory, "project_ci.md", "GitHub Actions builds",
+                              reason="CI moved", snapshot=snap, now=NOW,
+                              expected_sha256=planned)
     text = (memory / "project_ci.md").read_text()
     assert text.endswith("modified: 2026-11-29T12:00:00Z\n---\n"
                          "GitHub Actions builds [corrected 2026-11-29]\n")
-    assert "description: CI on Jenkins" in text
-    assert read_log(memory).changes[0].change == "updated"
+    assert "description: CI on GitHub Actions" in text  # the mark stays in the body
+    assert "- [CI](project_ci.md) — GitHub Actions pipeline\n" in \
+        (memory / "MEMORY.md").read_text()
+    (applied,) = done.applied
+    assert applied.register_id == "2026-11-29-01"
+    (row,) = read_log(memory).rows
+    assert row.tombstone == "deaccessioned/project_ci.2026-11-29-01.md"
+    assert row.reason == "4-stale-known-correction: updated — CI moved"
+    stone = parse_tombstone((memory / row.tombstone).read_bytes())
+    assert stone.original == before["project_ci.md"] and stone.header.is_update
     with pytest.raises(RefusedError, match="changed since the plan"):
         apply.update_entry(memory, "project_ci.md", "again", reason="x", snapshot=snap,
                            now=NOW, expected_sha256=planned)
+    apply.restore(memory, "2026-11-29-01", now=NOW)
+    for name in ("project_ci.md", "MEMORY.md"):
+        assert (memory / name).read_bytes() == before[name]
+
+
+def test_a_file_edited_after_an_update_is_not_reverted(memory: Path, snap: Snapshot) -> None:
+    apply.update_entry(memory, "project_ci.md", "GitHub Actions builds", reason="CI moved",
+                       snapshot=snap, now=NOW)
+    (memory / "project_ci.md").write_text(topic("ci", "Claude wrote this since"))
+    with pytest.raises(RefusedError, match="changed since the update"):
+        apply.restore(memory, "2026-11-29-01", now=NOW)
+    assert "Claude wrote this since" in (memory / "project_ci.md").read_text()
 
 
 def test_bad_names_are_bad_input(memory: Path, snap: Snapshot) -> None:
@@ -263,6 +297,19 @@ def test_a_full_disk_stops_the_batch_and_recover_finishes_the_step(
     assert not atomic.leftover_temps(memory)
 
 
+def test_protect_and_unprotect_are_idempotent(memory: Path) -> None:
+    apply.protect(memory, "project_auth.md", "rationale", now=NOW)
+    log = (memory / "pruning-log.md").read_bytes()
+    again = apply.protect(memory, "project_auth.md", "rationale", now=NOW)
+    assert again.applied[0].status == "unchanged"
+    assert (memory / "pruning-log.md").read_bytes() == log
+    apply.unprotect(memory, "project_auth.md", "reversed", now=NOW)
+    log = (memory / "pruning-log.md").read_bytes()
+    assert apply.unprotect(memory, "project_auth.md", "x", now=NOW).applied[0].status == \
+        "unchanged"
+    assert (memory / "pruning-log.md").read_bytes() == log
+
+
 def test_a_pointer_s_sub_bullets_leave_and_come_back_with_it(tmp_path: Path) -> None:
     """Real indexes hang details under a pointer; withdrawing the memory takes them too
     (they describe it), and restore puts every byte of the index back."""
@@ -277,3 +324,26 @@ def test_a_pointer_s_sub_bullets_leave_and_come_back_with_it(tmp_path: Path) -> 
         "# Memory\n- [Auth](project_auth.md) — sessions\n  - cookie signing\n")
     apply.restore(memory, "2026-11-29-01", now=NOW)
     assert (memory / "MEMORY.md").read_text() == index
+
+
+def test_a_line_appended_while_an_update_is_written_is_kept(
+        memory: Path, snap: Snapshot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another session appends to the memory in the instant the update replaces it: the
+    appended line stays, after the new text, and the update says the file changed."""
+    target = memory / "project_ci.md"
+    real = atomic._write_temp
+    added = b"- written meanwhile\n"
+
+    def append_meanwhile(path: Path, data: bytes) -> Path:
+        temp = real(path, data)
+        if path == target and not target.read_bytes().endswith(added):
+            with target.open("ab") as handle:
+                handle.write(added)
+        return temp
+
+    monkeypatch.setattr(atomic, "_write_temp", append_meanwhile)
+    with pytest.raises(RefusedError, match="changed during the update"):
+        apply.update_entry(memory, "project_ci.md", "GitHub Actions builds", reason="moved",
+                           snapshot=snap, now=NOW)
+    text = target.read_bytes()
+    assert b"GitHub Actions builds" in text and text.endswith(added)

@@ -137,14 +137,18 @@ def test_tombstone_row_and_order_of_writes(memory: Path, snap: Snapshot,
                            "deaccessioned/MEMORY.md-L5.md", "N/A")
 
 
-def test_a_secret_in_the_line_is_masked_in_the_register(tmp_path: Path) -> None:
+def test_a_secret_in_the_line_leaves_the_directory_and_comes_back(tmp_path: Path) -> None:
     token = "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789"
-    root = build(tmp_path / "memory", f"# M\n- CI token {token} for deploys\n".encode())
-    apply.withdraw(root, request(fact(root, "MEMORY.md#L2")),
-                   snapshot=take_snapshot(root, NOW), now=NOW)
+    index = f"# M\n- CI token {token} for deploys\n- Deploys on Tuesdays\n".encode()
+    root = build(tmp_path / "memory", index)
+    done = apply.withdraw(root, request(fact(root, "MEMORY.md#L2")),
+                          snapshot=take_snapshot(root, NOW), now=NOW)
     log = (root / "pruning-log.md").read_text()
     assert token not in log and "ghp_…" in log
-    assert token.encode() in (root / "deaccessioned" / "MEMORY.md-L2.md").read_bytes()
+    assert not [p for p in root.rglob("*") if p.is_file() and token.encode() in p.read_bytes()]
+    assert done.applied[0].vault and "rotate" in done.applied[0].message
+    apply.restore(root, done.register_ids[0], now=NOW)
+    assert (root / INDEX_FILE).read_bytes() == index
 
 
 def test_a_line_changed_since_the_plan_is_refused(memory: Path) -> None:
@@ -218,9 +222,9 @@ def test_withdraw_and_inoculate_a_fact(memory: Path, snap: Snapshot) -> None:
     assert "- Deploys go out on Tuesdays" not in lines
     assert read_log(memory).rows[0].superseded_by == done.superseded
     restored = apply.restore(memory, done.register_id or "", now=NOW)
-    assert "was left in place" in restored.applied[0].message
-    lines = (memory / INDEX_FILE).read_text().splitlines()
-    assert lines.count("- Deploys go out on Tuesdays") == 1 and len(lines) == 11
+    assert "removed the SUPERSEDED file" in restored.applied[0].message
+    assert not (memory / done.superseded).exists()
+    assert (memory / INDEX_FILE).read_text() == SECTIONS
 
 
 def test_inoculate_only_and_update_of_a_fact_are_refused_clearly(memory: Path,

@@ -249,8 +249,10 @@ def _assert_small_whole(root: Path, originals: dict[str, bytes], op: str) -> Non
     restored = {c.register_id for c in read_log(root).changes if c.change == "restored"}
     here = (root / "b.md").read_bytes() if (root / "b.md").exists() else None
     live_stones = [s for rid, s in stones.items() if rid not in restored]
-    if op == "update":
-        assert here is not None and not rows
+    if op == "update":  # not done and no row, or done with the earlier version kept
+        assert here is not None and len(rows) <= 1
+        assert here == originals["b.md"] if not rows else \
+            stones[rows[0].register_id].original == originals["b.md"]
     else:
         assert (here is None) == bool(live_stones), "body in two places or none"
         body = here if here is not None else live_stones[0].original

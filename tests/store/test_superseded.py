@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import unicodedata
+
 import yaml
 from hypothesis import given
 from hypothesis import strategies as st
@@ -41,7 +43,10 @@ def test_parse_reads_back_every_field() -> None:
 def test_any_single_line_values_round_trip(values: list[str]) -> None:
     record = Superseded("s", "2026-11-29", *values)
     back = parse_superseded(render_superseded(record))
-    assert back.values() == tuple(" ".join(v.split()) for v in values)
+    # One line each; control characters (NUL, ESC…) never reach the file.
+    assert back.values() == tuple(
+        " ".join("".join(" " if unicodedata.category(c) == "Cc" else c for c in v).split())
+        for v in values)
 
 
 def test_slugs() -> None:
@@ -52,3 +57,17 @@ def test_slugs() -> None:
 
 def test_the_index_line_points_at_the_file() -> None:
     assert "](superseded_retry-forever.md)" in RECORD.index_line()
+
+
+@given(pattern=st.text(min_size=1, max_size=120), hook=st.text(min_size=1, max_size=120))
+def test_the_index_line_always_holds_exactly_one_link_to_the_note(pattern: str,
+                                                                  hook: str) -> None:
+    from dataclasses import replace
+
+    from prune_memory.store.index import parse_index
+
+    record = replace(RECORD, pattern=pattern, do_not_rederive=hook)
+    line = record.index_line()
+    (_, parsed) = parse_index(f"# Memory\n{line}\n".encode()).lines
+    assert [link.target for link in parsed.links] == [record.file]
+    assert parsed.links[0].text.startswith("SUPERSEDED: ")
