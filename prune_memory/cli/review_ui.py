@@ -147,7 +147,7 @@ def _inoculate(entry: PlanEntry, review: Review, choice: Choice) -> None:
 def _update(entry: PlanEntry, review: Review) -> None:
     if entry.proposed_text is None:
         review.say("No proposed text here: e lets you write it yourself.")
-    elif _in_place(entry, review):
+    elif is_index_line(entry.file) or _in_place(entry, review):  # a fact's line is swapped
         review.session.decide(Verdict(entry.file, Choice.UPDATE, text=entry.proposed_text,
                                       reason=entry.reason))
 

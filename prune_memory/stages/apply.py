@@ -34,6 +34,7 @@ from prune_memory.stages.apply_result import (
 )
 from prune_memory.stages.apply_session import recover, writing
 from prune_memory.stages.apply_update import NewText, update_step
+from prune_memory.stages.apply_update_line import update_line_step
 from prune_memory.stages.corrected import CORRECTION_RULES, annotated_body
 from prune_memory.stages.snapshot import Snapshot, require_snapshot
 from prune_memory.store.logtable import code_name
@@ -95,14 +96,33 @@ def update_entry(root: Path, file: str, body: str, *, reason: str, snapshot: Sna
     Without an explicit description or index line, the body's corrections carry over; a
     drift correction marks each body line it changed `[corrected <date>]`."""
     require_snapshot(snapshot, root)
+    if is_index_line(file):
+        return _update_line(root, file, body, reason=reason, snapshot=snapshot, now=now,
+                            expected_sha256=expected_sha256, rule=rule)
     with writing(root) as notes:
-        name = _topic_only(writable(root, file), "withdrawn, not rewritten in place")
+        name = writable(root, file)
         current = read_current(root, name, expected_sha256)
         if rule in CORRECTION_RULES:
             body = annotated_body(current.raw, body, now)
         step = update_step(root, current, NewText(body, description, index_line, pairs),
                            reason=reason, rule=rule, memory_class=memory_class,
                            log_text=read_log_text(root), manifest=snapshot.manifest, now=now)
+        outcome = execute(root, step)
+        if outcome.status != "done":
+            raise RefusedError(outcome.message)
+        done = applied_from(outcome, register_id=step["register_id"],
+                            tombstone=step["tombstone"])
+    return result(root, read_log(root), [done], [], notes)
+
+
+def _update_line(root: Path, file: str, line_text: str, *, reason: str, snapshot: Snapshot,
+                 now: datetime, expected_sha256: str | None, rule: str) -> ApplyResult:
+    """A fact written in MEMORY.md: its one line swapped, registered and reversible."""
+    with writing(root) as notes:
+        line = current_line(root, writable(root, file), expected_sha256, snapshot.manifest)
+        step = update_line_step(root, line, line_text.rstrip("\r\n"), reason=reason, rule=rule,
+                                log_text=read_log_text(root), manifest=snapshot.manifest,
+                                now=now)
         outcome = execute(root, step)
         if outcome.status != "done":
             raise RefusedError(outcome.message)

@@ -14,6 +14,7 @@ from prune_memory.stages.apply_line import is_index_line, restore_line_step, sna
 from prune_memory.stages.apply_result import ApplyResult, applied_from, result
 from prune_memory.stages.apply_session import writing
 from prune_memory.stages.apply_update import revert_step
+from prune_memory.stages.apply_update_line import revert_line_step
 from prune_memory.stages.snapshot import trusted_snapshot
 from prune_memory.store import indexedit, vault
 from prune_memory.store.atomic import is_temp_name
@@ -79,7 +80,8 @@ def _update_of(root: Path, row: RegisterRow) -> Tombstone | None:
 def _revert(root: Path, stone: Tombstone, row: RegisterRow, cells: list[str],
             notes: list[str]) -> ApplyResult:
     restore_target(stone.header.original_file, f"tombstone {row.tombstone}")
-    outcome = execute(root, revert_step(stone, cells, row.tombstone))
+    revert = revert_line_step if is_index_line(stone.header.original_file) else revert_step
+    outcome = execute(root, revert(stone, cells, row.tombstone))
     if outcome.status != "done":
         raise RefusedError(outcome.message)
     done = applied_from(outcome, register_id=row.register_id, tombstone=row.tombstone)

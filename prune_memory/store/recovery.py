@@ -15,7 +15,12 @@ from prune_memory.store.step_indexline import run_restore_line, run_withdraw_lin
 from prune_memory.store.step_reaccession import run_reaccession
 from prune_memory.store.step_simple import run_inoculate, run_restore, run_update
 from prune_memory.store.step_undo import run_undo_pass
-from prune_memory.store.step_update import run_revert_update, run_update_entry
+from prune_memory.store.step_update import (
+    run_revert_update,
+    run_revert_update_line,
+    run_update_entry,
+    run_update_line,
+)
 from prune_memory.store.step_withdraw import run_withdraw
 from prune_memory.store.stepkit import StepOutcome
 
@@ -29,6 +34,8 @@ RUNNERS: dict[str, Runner] = {
     "restore-line": run_restore_line,
     "update-entry": run_update_entry,
     "revert-update": run_revert_update,
+    "update-line": run_update_line,
+    "revert-update-line": run_revert_update_line,
     "undo-pass": run_undo_pass,
     "reaccession": run_reaccession,
 }

@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
+from prune_memory.model import INDEX_FILE
 from prune_memory.store import indexedit
 from prune_memory.store.journal import unpack
 from prune_memory.store.logedit import add_register_row
@@ -27,6 +28,7 @@ from prune_memory.store.stepkit import (
     ensure_file,
     inside,
     read_log_text,
+    read_or_none,
     remove_if,
     replace_if,
     sha_or_none,
@@ -89,3 +91,42 @@ def _roll_back(root: Path, step: Step) -> StepOutcome:
     return StepOutcome("update", step["file"], "rolled-back",
                        f"{step['file']} changed before the update was written; left as it is")
 
+
+
+def run_update_line(root: Path, step: Step) -> StepOutcome:
+    """Carry out (or finish) the update of one inline fact: tombstone of the earlier line,
+    verified → register row (the commit point) → the line swapped."""
+    file, rid = step["file"], step["register_id"]
+    if not has_register_row(read_log_text(root), rid):
+        raw = read_or_none(root / INDEX_FILE) or b""
+        if not indexedit.has_line(raw, step["line"]):
+            return StepOutcome("update", file, "rolled-back",
+                               f"{file} changed before the update was written; left as it is")
+        try:
+            ensure_file(inside(root, step["tombstone"]), unpack(step["tombstone_data"]))
+        except StepConflict:
+            return StepOutcome("update", file, "rolled-back",
+                               f"{step['tombstone']} is taken; {file} left as it is")
+        write_log_text(root, add_register_row(read_log_text(root), RegisterRow(*step["row"]),
+                                              manifest=step["manifest"], date=step["date"]))
+    rewrite_lines(root, [[step["line"], step["new_line"]]])
+    if not indexedit.has_line(read_or_none(root / INDEX_FILE) or b"", step["new_line"]):
+        reason = (f"{file} changed during the update; the newer line was kept, the tombstone "
+                  f"{step['tombstone']} holds the earlier one")
+        log_once(root, [step["date"], "update-cancelled", code_name(file), rid, reason])
+        return StepOutcome("update", file, "cancelled", reason)
+    return StepOutcome("update", file, "done", f"updated as {rid}")
+
+
+def run_revert_update_line(root: Path, step: Step) -> StepOutcome:
+    """Swap an updated fact's line back, while the index still holds what the update wrote."""
+    file = step["file"]
+    raw = read_or_none(root / INDEX_FILE) or b""
+    if not indexedit.has_line(raw, step["new_line"]):
+        if not indexedit.has_line(raw, step["line"]):
+            return StepOutcome("restore", file, "rolled-back",
+                               f"{file} changed since the update; nothing was restored — its "
+                               f"earlier line is in {step['source'].get('tombstone')}")
+        rewrite_lines(root, [[step["line"], step["new_line"]]])
+    log_once(root, step["row"])
+    return StepOutcome("restore", file, "done", step.get("message", ""))

@@ -227,13 +227,14 @@ def test_withdraw_and_inoculate_a_fact(memory: Path, snap: Snapshot) -> None:
     assert (memory / INDEX_FILE).read_text() == SECTIONS
 
 
-def test_inoculate_only_and_update_of_a_fact_are_refused_clearly(memory: Path,
-                                                                 snap: Snapshot) -> None:
+def test_inoculate_only_and_a_multi_line_update_of_a_fact_are_refused_clearly(
+        memory: Path, snap: Snapshot) -> None:
     with pytest.raises(BadInputError, match="only together with its withdrawal"):
         apply.inoculate(memory, "MEMORY.md#L5", Inoculation("p", "e", "r", "d"),
                         snapshot=snap, now=NOW)
-    with pytest.raises(BadInputError, match="not rewritten in place"):
-        apply.update_entry(memory, "MEMORY.md#L5", "new", reason="x", snapshot=snap, now=NOW)
+    with pytest.raises(BadInputError, match="is one non-empty line"):
+        apply.update_entry(memory, "MEMORY.md#L5", "two\nlines", reason="x", snapshot=snap,
+                           now=NOW)
     assert (memory / INDEX_FILE).read_text() == SECTIONS
 
 
@@ -272,3 +273,54 @@ def test_the_same_line_withdrawn_twice_gets_a_second_name(memory: Path,
     with pytest.raises(BadInputError, match="already restored"):
         apply.restore(memory, again.register_ids[0], now=NOW)
     assert (memory / INDEX_FILE).read_text() == SECTIONS
+
+
+def test_a_fact_in_the_index_is_updated_and_restored_line_for_line(tmp_path: Path) -> None:
+    """The code map says 20 lines, the file has 40: the fact's line is swapped, registered,
+    and `restore` swaps it back; every other byte of MEMORY.md stays as it was."""
+    from prune_memory.stages import apply
+    from prune_memory.stages.snapshot import take_snapshot
+    from prune_memory.store.pruninglog import read_log
+
+    index = "# Map\r\n- `util.py` (20 lines) — helpers\r\n- other fact\r\n"
+    root = tmp_path / "memory"
+    root.mkdir()
+    (root / "MEMORY.md").write_bytes(index.encode())
+    now = datetime(2026, 11, 29, 12, tzinfo=UTC)
+    done = apply.update_entry(root, "MEMORY.md#L2", "- `util.py` (40 lines) — helpers",
+                              reason="wc -l says 40", snapshot=take_snapshot(root, now),
+                              now=now)
+    (applied,) = done.applied
+    assert (root / "MEMORY.md").read_bytes() == index.replace("(20 lines)", "(40 lines)").encode()
+    (row,) = read_log(root).rows
+    assert row.register_id == applied.register_id and "updated" in row.reason
+    apply.restore(root, applied.register_id, now=now)
+    assert (root / "MEMORY.md").read_bytes() == index.encode()
+
+
+def test_an_interrupted_fact_update_is_finished_by_recover(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    from prune_memory.stages.snapshot import take_snapshot
+    from prune_memory.store import step_update
+    from prune_memory.store.recovery import StepInterrupted
+
+    root = tmp_path / "memory"
+    root.mkdir()
+    (root / "MEMORY.md").write_text("# Map\n- `a.py` (20 lines) — helpers\n")
+    snapshot = take_snapshot(root, NOW)
+    real = step_update.rewrite_lines
+
+    def full_disk(*args: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(step_update, "rewrite_lines", full_disk)
+    with pytest.raises(StepInterrupted):
+        apply.update_entry(root, "MEMORY.md#L2", "- `a.py` (40 lines) — helpers",
+                           reason="x", snapshot=snapshot, now=NOW)
+    assert "(20 lines)" in (root / "MEMORY.md").read_text()  # committed, not yet swapped
+    monkeypatch.setattr(step_update, "rewrite_lines", real)
+    apply.recover(root)
+    assert (root / "MEMORY.md").read_text() == "# Map\n- `a.py` (40 lines) — helpers\n"
+    assert len(read_log(root).rows) == 1
