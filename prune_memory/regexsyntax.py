@@ -28,6 +28,7 @@ _CONTROL = {"a": 7, "f": 12, "n": 10, "r": 13, "t": 9, "v": 11}
 _HEX_LENGTH = {"x": 2, "u": 4, "U": 8}
 _ANCHORS = {"A": "BEGINNING_STRING", "Z": "END_STRING", "b": "BOUNDARY", "B": "NON_BOUNDARY"}
 _CATEGORIES = "dDsSwW"
+_OCTAL = re.compile(r"[0-7]{0,2}")
 _REPEAT = re.compile(r"\{(\d*)(?:(,)(\d*))?\}")
 
 
@@ -149,10 +150,10 @@ class _Reader:
             self.at += len(digits)
             return int(digits, 16)
         if char == "0":
-            digits = re.match(r"[0-7]{0,2}", self.source[self.at:])
-            assert digits is not None  # the pattern can match nothing
-            self.at += digits.end()
-            return int("0" + digits.group(), 8)
+            octal = _OCTAL.match(self.source, self.at)
+            assert octal is not None  # the pattern can match nothing
+            self.at = octal.end()
+            return int("0" + octal.group(), 8)
         if char.isascii() and char.isalnum():
             raise Unknown(f"escape \\{char} is not read")  # back-references, \N{...}, errors
         return ord(char)
