@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from prune_memory.regexgate import Regex, gate_literals, lowered
+from prune_memory.regexgate import ASCII_LOOKALIKES, Regex, gate_literals, lowered
 from prune_memory.regexsyntax import Node, Unknown, parse
 
 
@@ -39,15 +39,12 @@ def needle_lines(pattern: Regex, text: str, *,
     return lines_at(text, hits)
 
 
-# Non-ASCII letters that IGNORECASE matches to ASCII ones (ſ, K, İ, ı): with one of them in
-# the text a lower-cased search could miss a match, so such texts are searched in full.
-_ASCII_LOOKALIKES = ("\u017f", "\u212a", "\u0130", "\u0131")
 
 
 def _line_lowered(text: str) -> str | None:
     """`text` lower-cased with offsets unchanged, or None when that cannot be promised."""
     low = lowered(text)
-    if len(low) != len(text) or any(c in text for c in _ASCII_LOOKALIKES):
+    if len(low) != len(text) or any(c in text for c in ASCII_LOOKALIKES):
         return None
     return low
 

@@ -21,6 +21,9 @@ from prune_memory.regexsyntax import Node, Unknown, parse
 Needle = tuple[str, bool]  # (literal, folded: compare against the lower-cased text)
 MIN_NEEDLE = 2  # a single character occurs in almost every text and buys nothing
 MAX_STRINGS = 64  # joined literal parts stop growing past this many strings
+# Non-ASCII letters that IGNORECASE matches to ASCII ones (ſ, K, İ, ı): a text holding one
+# may match a folded literal it does not spell.
+ASCII_LOOKALIKES = ("\u017f", "\u212a", "\u0130", "\u0131")
 
 
 class LazyPattern:

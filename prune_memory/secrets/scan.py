@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterable, Sequence
 
+from prune_memory.regexgate import ASCII_LOOKALIKES, Regex, lowered
 from prune_memory.secrets.base import SecretDetector, SecretHit, SecretSpan, shown_prefix
 from prune_memory.secrets.patterns import PatternDetector
 from prune_memory.secrets.shortkeys import ShortKeyDetector
@@ -22,9 +24,52 @@ KNOWN_EXAMPLES = frozenset({
 def find_spans(text: str,
                detectors: Sequence[SecretDetector] = DETECTORS) -> tuple[SecretSpan, ...]:
     """Where the secrets in `text` are, one span per secret, in text order."""
+    if not _screen(tuple(detectors)).may_hold(text):
+        return ()  # the usual case: not one literal any detector needs
+    return scan_spans(text, detectors)
+
+
+def scan_spans(text: str, detectors: Sequence[SecretDetector]) -> tuple[SecretSpan, ...]:
+    """`find_spans` without the screen: every detector runs."""
     candidates = [span for detector in detectors for span in detector.spans(text)
                   if not is_known_example(text[span.start:span.end])]
     return _merge(candidates)
+
+
+class _Screen:
+    """One search for every literal of every detector, before any detector runs."""
+
+    def __init__(self, detectors: tuple[SecretDetector, ...]) -> None:
+        screens = [detector.screen() for detector in detectors]
+        self.always = any(screen is None for screen in screens)
+        self.folded = _alternation(n for screen in screens if screen for n in screen.needles)
+        self.exact = _alternation(n for screen in screens if screen for n in screen.exact)
+        self.patterns: tuple[Regex, ...] = tuple(
+            p for screen in screens if screen for p in screen.patterns)
+
+    def may_hold(self, text: str) -> bool:
+        if self.always or (self.folded and self.folded.search(lowered(text))) \
+                or (self.exact and self.exact.search(text)):
+            return True
+        if not text.isascii() and any(c in text for c in ASCII_LOOKALIKES):
+            return True  # they fold to ASCII letters under IGNORECASE: let the detectors look
+        return any(pattern.search(text) for pattern in self.patterns)
+
+
+def _alternation(needles: Iterable[str]) -> re.Pattern[str] | None:
+    """One pattern that finds any of `needles`, or None when there are none."""
+    ordered = sorted(set(needles), key=lambda n: (-len(n), n))
+    return re.compile("|".join(map(re.escape, ordered))) if ordered else None
+
+
+_SCREENS: dict[tuple[SecretDetector, ...], _Screen] = {}
+
+
+def _screen(detectors: tuple[SecretDetector, ...]) -> _Screen:
+    screen = _SCREENS.get(detectors)
+    if screen is None:
+        screen = _SCREENS[detectors] = _Screen(detectors)
+    return screen
 
 
 def find_secrets(text: str,
