@@ -15,6 +15,7 @@ import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
+from typing import Any
 
 from prune_memory.regexsyntax import Node, Unknown, parse
 
@@ -85,6 +86,29 @@ def may_match(pattern: Regex, text: str) -> bool:
             if literal in lowered:
                 return True
     return False
+
+
+def any_of(needles: Iterable[str]) -> re.Pattern[str] | None:
+    """One pattern that finds any of `needles` (None when there are none).
+
+    The alternatives are merged by common prefix (`a(?:kia|sia)`), so the engine tests each
+    position against one set of first characters instead of trying every needle in turn.
+    """
+    trie: dict[str, Any] = {}
+    for needle in needles:
+        node = trie
+        for char in needle:
+            node = node.setdefault(char, {})
+        node[""] = {}
+    return re.compile(_trie_pattern(trie)) if trie else None
+
+
+def _trie_pattern(node: dict[str, Any]) -> str:
+    branches = [re.escape(char) + _trie_pattern(node[char]) for char in sorted(node) if char]
+    if not branches:
+        return ""
+    joined = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    return f"(?:{joined})?" if "" in node else joined
 
 
 _GATES: dict[Regex, tuple[tuple[str, ...], tuple[str, ...]] | tuple[()]] = {}

@@ -5,8 +5,9 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
-from prune_memory.regexgate import ASCII_LOOKALIKES, Regex, lowered
+from prune_memory.regexgate import ASCII_LOOKALIKES, any_of, lowered
 from prune_memory.secrets.base import SecretDetector, SecretHit, SecretSpan, shown_prefix
 from prune_memory.secrets.patterns import PatternDetector
 from prune_memory.secrets.shortkeys import ShortKeyDetector
@@ -24,9 +25,20 @@ KNOWN_EXAMPLES = frozenset({
 def find_spans(text: str,
                detectors: Sequence[SecretDetector] = DETECTORS) -> tuple[SecretSpan, ...]:
     """Where the secrets in `text` are, one span per secret, in text order."""
+    if detectors is DETECTORS:
+        return _default_spans(text)
     if not _screen(tuple(detectors)).may_hold(text):
         return ()  # the usual case: not one literal any detector needs
     return scan_spans(text, detectors)
+
+
+@lru_cache(maxsize=1 << 14)
+def _default_spans(text: str) -> tuple[SecretSpan, ...]:
+    """`find_spans` with every detector, remembered: a plan scans an entry's text, then
+    masks the same text wherever it quotes it."""
+    if not _screen(DETECTORS).may_hold(text):
+        return ()
+    return scan_spans(text, DETECTORS)
 
 
 def scan_spans(text: str, detectors: Sequence[SecretDetector]) -> tuple[SecretSpan, ...]:
@@ -42,10 +54,10 @@ class _Screen:
     def __init__(self, detectors: tuple[SecretDetector, ...]) -> None:
         screens = [detector.screen() for detector in detectors]
         self.always = any(screen is None for screen in screens)
-        self.folded = _alternation(n for screen in screens if screen for n in screen.needles)
-        self.exact = _alternation(n for screen in screens if screen for n in screen.exact)
-        self.patterns: tuple[Regex, ...] = tuple(
-            p for screen in screens if screen for p in screen.patterns)
+        self.folded = any_of(n for screen in screens if screen for n in screen.needles)
+        self.exact = any_of(n for screen in screens if screen for n in screen.exact)
+        self.patterns = tuple(re.compile(p.pattern, p.flags)
+                              for screen in screens if screen for p in screen.patterns)
 
     def may_hold(self, text: str) -> bool:
         if self.always or (self.folded and self.folded.search(lowered(text))) \
@@ -54,12 +66,6 @@ class _Screen:
         if not text.isascii() and any(c in text for c in ASCII_LOOKALIKES):
             return True  # they fold to ASCII letters under IGNORECASE: let the detectors look
         return any(pattern.search(text) for pattern in self.patterns)
-
-
-def _alternation(needles: Iterable[str]) -> re.Pattern[str] | None:
-    """One pattern that finds any of `needles`, or None when there are none."""
-    ordered = sorted(set(needles), key=lambda n: (-len(n), n))
-    return re.compile("|".join(map(re.escape, ordered))) if ordered else None
 
 
 _SCREENS: dict[tuple[SecretDetector, ...], _Screen] = {}
