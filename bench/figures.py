@@ -64,7 +64,8 @@ def _jsonl(d: dict[str, Any]) -> list[Figure]:
             Figure("jsonl", f"  all-pairs reference, {n} records", s["reference_wall_s"], "s"),
             Figure("jsonl", f"  join-based analysis, {n} records", s["analysis_wall_s"], "s"),
         ]
-    return out + [
+    return [
+        *out,
         Figure("jsonl", "jsonl report, 100,000 records (whole command)", r["wall_s"], "s",
                "< 60 s", _below(r["wall_s"], 60)),
         Figure("jsonl", "  peak RSS of that command", r["peak_rss_mb"], "MB", "< 1024 MB",
