@@ -89,13 +89,25 @@ def _plan(d: dict[str, Any]) -> list[Figure]:
             Figure("plan", "load 10,000 entries (index + topic files)", row["load_s"], "s"),
         ]
     for size, row in sizes.items():
-        out.append(Figure("plan", f"build_plan, {int(size):,} entries, 20k-file repo",
+        n = f"{int(size):,}"
+        out.append(Figure("plan", f"build_plan, {n} entries, 20k-file repo",
                           row["build_plan_s"], "s"))
-        out.append(Figure("plan", f"  peak RSS at {int(size):,} entries", row["peak_rss_mb"],
-                          "MB"))
+        if "floor_s" in row:
+            out.append(Figure("plan", f"  floor: read and YAML-parse every file, {n} entries",
+                              row["floor_s"], "s"))
+            judged = size == "10000"
+            out.append(Figure("plan", f"  build_plan over the floor, {n} entries",
+                              row["over_floor"], "x", "<= 3x" if judged else None,
+                              row["over_floor"] <= 3 if judged else None))
+        out.append(Figure("plan", f"  peak RSS at {n} entries", row["peak_rss_mb"], "MB"))
     if "scaling_10k_over_1k" in d:
         out.append(Figure("plan", "scaling time(10k) / time(1k) of build_plan",
                           d["scaling_10k_over_1k"], "ratio", "~10 (linear)"))
+    if "scaling_30k_over_10k" in d:
+        bound = d["scaling_30k_over_10k_bound"]
+        out.append(Figure("plan", "scaling time(30k) / time(10k) of build_plan",
+                          d["scaling_30k_over_10k"], "ratio", f"<= {bound} (n log n)",
+                          d["scaling_30k_over_10k"] <= bound))
     return out
 
 

@@ -21,13 +21,14 @@ BENCHES = (
      "renamed, deleted and unknown paths, counts, issues, tools and old names"),
     ("bench/bench_jsonl.py",
      "the `jsonl report` analysis against the naive all-pairs reference on the same "
-     "3,000-record store (results must be equal); the real command on 100,000 records in a "
-     "child process (wall time, peak RSS); `check_fidelity` on 10,000 entries"),
+     "3,000- and 10,000-record stores (results must be equal); the real command on 100,000 "
+     "records in a child process (wall time, peak RSS); `check_fidelity` on 10,000 entries"),
     ("bench/bench_plan.py",
      "the whole read-only pass, `build_plan`, on generated memory directories of 1,000 / "
-     "10,000 / 50,000 entries against the 20,000-file repo, each size in its own process "
+     "10,000 / 30,000 entries against the 20,000-file repo, each size in its own process "
      "(peak RSS is that process's); then issue 5's analysis (`check_fidelity` + "
-     "`check_hygiene`) and `load_memory_dir` alone on the 10,000-entry directory"),
+     "`check_hygiene`) and `load_memory_dir` alone, and the floor (read every file and parse "
+     "its YAML frontmatter with libyaml, as the loader does), each in its own process"),
     ("bench/bench_apply.py",
      "`run --yes` on a 1,000-entry directory, about a third of it session chatter: the stages "
      "in process (withdrawals per second over `finish_pass`: journalled withdrawals with "
