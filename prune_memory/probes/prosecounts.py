@@ -73,9 +73,12 @@ def _inferred(ctx: ProbeContext, noun: str) -> Inferred | None:
 
 
 def _totals(text: str, ctx: ProbeContext) -> Iterator[tuple[str, int, str, str]]:
+    matches = list(_TOTAL.finditer(text))
+    if not matches:
+        return  # the usual case: no total stated, so no need to know what the count probe reads
     taken = [(c.start, c.end) for c in user_claims(text, ctx.config.count_rules)]
     taken += [(c.start, c.end) for c in builtin_claims(text) if _answered(c.spec, ctx)]
-    for match in _TOTAL.finditer(text):
+    for match in matches:
         start, end = match.span()
         number = parse_number(match.group("n"))
         if number is None or any(start < e and s < end for s, e in taken):

@@ -59,8 +59,9 @@ def standing_rule(entry: Entry) -> str | None:
     return None
 
 
-def session_signals(entry: Entry) -> SessionSignals:
-    """The signals of a one-session log in the entry's name, head and body."""
+def session_signals(entry: Entry, *, rule_from: int = 0) -> SessionSignals:
+    """The signals of a one-session log in the entry's name, head and body; the standing
+    rule is looked for when there are at least `rule_from` signals (else it is None)."""
     if entry.kind is EntryKind.INDEX_LINE:
         return SessionSignals((), None)
     signals: list[str] = []
@@ -73,12 +74,13 @@ def session_signals(entry: Entry) -> SessionSignals:
     fixes = len(_FIXED_ITEMS.findall(entry.body))
     if fixes >= 3:
         signals.append(f"a list of things fixed then ({fixes} fixes told)")
-    return SessionSignals(tuple(signals), standing_rule(entry))
+    rule = standing_rule(entry) if len(signals) >= rule_from else None
+    return SessionSignals(tuple(signals), rule)
 
 
 def session_log_finding(entry: Entry) -> Finding | None:
     """An `ephemeral` finding (kind `session-log`) for a log of one session with no rule."""
-    found = session_signals(entry)
+    found = session_signals(entry, rule_from=SESSION_LOG_AT)  # fewer never make a log
     if found.score < (SESSION_LOG_AT if found.rule is None else SESSION_LOG_WITH_RULE_AT):
         return None
     return Finding(
