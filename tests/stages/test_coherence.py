@@ -184,7 +184,7 @@ def test_fragment_merges_are_each_fragments_closest_pairs(
 
 def test_a_crowd_of_fragments_gives_a_bounded_number_of_proposals(tmp_path: Path) -> None:
     words = ["cache", "deploy", "script", "purged", "release", "images", "fonts", "nightly"]
-    files = {f"note{n:02d}.md": topic(f"n{n}", " ".join(words[:5] + [words[5 + n % 3]]) +
+    files = {f"note{n:02d}.md": topic(f"n{n}", " ".join([*words[:5], words[5 + n % 3]]) +
                                       f" v{n}.", description="", extra=STAMP)
              for n in range(40)}
     root = write_tree(tmp_path / "m", {"MEMORY.md": "# M\n", **files})
