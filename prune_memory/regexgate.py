@@ -58,6 +58,23 @@ class LazyPattern:
         return self.compiled.fullmatch(text)
 
 
+class GatedPattern(LazyPattern):
+    """A `LazyPattern` that runs only on texts holding one of its literals (`may_match`):
+    for the word patterns asked of every memory, most of which hold none of the words."""
+
+    __slots__ = ()
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self.compiled.search(text, pos, endpos) if may_match(self, text) else None
+
+    def finditer(self, text: str, pos: int = 0,
+                 endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
+        return self.compiled.finditer(text, pos, endpos) if may_match(self, text) else iter(())
+
+    def findall(self, text: str) -> list[Any]:
+        return self.compiled.findall(text) if may_match(self, text) else []
+
+
 Regex = re.Pattern[str] | LazyPattern
 
 
@@ -180,9 +197,9 @@ def _strings(node: Node, folded: bool) -> set[str] | None:
     kind, value = node
     if kind == "LITERAL":
         char = chr(value)
-        if folded and not char.isascii():
-            return None  # a non-ASCII letter may fold to an ASCII one: no safe needle
-        return {char.lower() if folded else char}
+        if folded and not char.isascii() and not char.lower() == char == char.upper():
+            return None  # a non-ASCII letter may fold to an ASCII one (ſ, K): no safe needle
+        return {char.lower() if folded else char}  # a caseless one (必) is itself alone
     if kind in ("AT", "ASSERT"):
         return {""}
     if kind == "IN" and len(value) <= 8 and all(member == "LITERAL" for member, _ in value):

@@ -69,6 +69,13 @@ def test_unicode_folding_keeps_the_regex_in_play() -> None:
     assert may_match(long_s, "a secret") and long_s.search("a secret")
 
 
+def test_caseless_letters_are_needles_under_ignorecase() -> None:
+    pattern = re.compile(r"\bplan\b|计划|待办", re.IGNORECASE)
+    assert required_literals(pattern) == {("plan", True), ("计划", True), ("待办", True)}
+    assert may_match(pattern, "下一步计划") and not may_match(pattern, "nothing here")
+    assert required_literals(re.compile("é", re.IGNORECASE)) is None  # É is its other case
+
+
 def test_the_shipped_patterns_are_gated() -> None:
     """The gate only saves time if the hygiene patterns yield literals; keep it that way."""
     patterns = [p for _, p in _INJECTIONS] + [r.pattern for r in default_policy().rules]

@@ -116,8 +116,7 @@ def infer(facts: RepoFacts, tree: TreeIndex, noun: str) -> Inferred | None:
     if noun in _NOT_FOLDERS:
         return None  # counted in history, time or code, never by files in a folder
     # Only a folder named by the plural itself: `commit/` or `client/` hold one thing each.
-    homes = [d for d in facts.directories
-             if d.rsplit("/", 1)[-1].lower() == noun and d.count("/") < MAX_DEPTH]
+    homes = [d for d in tree.directories_by_name.get(noun, ()) if d.count("/") < MAX_DEPTH]
     if len(homes) != 1:
         return None  # none, or several places it could mean
     counted = recount(facts, tree, CountSpec("members", homes[0]))

@@ -13,20 +13,21 @@ import re
 from dataclasses import dataclass
 
 from prune_memory.model import Entry, EntryKind, Finding, FindingCode
+from prune_memory.regexgate import GatedPattern
 
 _RULE_MARKERS = re.compile(
     r"^\s*(?:[*_]{0,2})(?:why|how to apply|rule|规则|原因|怎么用|如何应用|warum|anwendung|"
     r"por qué|cómo aplicar)(?:[*_]{0,2})\s*[:：]", re.IGNORECASE | re.MULTILINE)
-_IMPERATIVE = re.compile(
+_IMPERATIVE = GatedPattern(
     r"\b(?:always|never|must|do not|don't|prefer|avoid|make sure|remember to|instead of)\b|"
     r"必须|不要|禁止|永远|总是|务必|immer|niemals|nie\b|siempre|nunca",
     re.IGNORECASE)
 _DATED_NAME = re.compile(r"(?:19|20)\d\d[-_.]?(?:0[1-9]|1[0-2])[-_.]?(?:[0-2]\d|3[01])")
-_SESSION_WORDS = re.compile(
+_SESSION_WORDS = GatedPattern(
     r"\b(?:session|sitzung|sesión|bug ?log|changelog of the day|marathon|today|tonight|"
     r"yesterday|tomorrow)\b|会话|今天|今晚|明天|明日|昨天",
     re.IGNORECASE)
-_FIXED_ITEMS = re.compile(r"\b(?:fixed|resolved|root cause|was broken|caused)\b", re.IGNORECASE)
+_FIXED_ITEMS = GatedPattern(r"\b(?:fixed|resolved|root cause|was broken|caused)\b", re.IGNORECASE)
 _HEADING = re.compile(r"^#{1,6}\s+(.+)$", re.MULTILINE)
 
 # Signals needed before a memory reads as a log of one session; a rule in it asks for more.
