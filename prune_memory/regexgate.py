@@ -88,7 +88,9 @@ def gate_literals(pattern: Regex) -> tuple[tuple[str, ...], tuple[str, ...]] | t
 
 def may_match(pattern: Regex, text: str) -> bool:
     """False only when `pattern` cannot match anywhere in `text` (or any part of it)."""
-    gate = gate_literals(pattern)
+    gate = _GATES.get(pattern)  # asked for every pattern of every memory: kept short
+    if gate is None:
+        gate = gate_literals(pattern)
     if not gate:
         return True
     exact, folded = gate
@@ -96,11 +98,11 @@ def may_match(pattern: Regex, text: str) -> bool:
         if literal in text:
             return True
     if folded:
-        lowered = _lowered(text)
-        if lowered is None:
+        if not text.isascii():
             return True  # Unicode case folding has surprises; let the regex decide
+        low = lowered(text)
         for literal in folded:
-            if literal in lowered:
+            if literal in low:
                 return True
     return False
 
@@ -150,11 +152,6 @@ def lowered(text: str) -> str:
         low = text.lower()
         _LAST[0] = (text, low)
     return low
-
-
-def _lowered(text: str) -> str | None:
-    """`text` lower-cased when it is ASCII (Unicode case folding has surprises), else None."""
-    return lowered(text) if text.isascii() else None
 
 
 @lru_cache(maxsize=512)
