@@ -37,6 +37,8 @@ class Evidence:
         return any(f.code in codes for f in self.findings)
 
     def of(self, *codes: FindingCode) -> tuple[Finding, ...]:
+        if not self.findings:
+            return ()  # most entries: every rule asks, nothing to sift
         return tuple(f for f in self.findings if f.code in codes)
 
     def kind(self, code: FindingCode, kind: str) -> tuple[Finding, ...]:
