@@ -19,7 +19,8 @@ from prune_memory.gitrepo import RepoFacts
 from prune_memory.model import Entry, FindingCode
 from prune_memory.probes.base import EMPTY, Claim, Correction, ProbeContext, ProbeResult, Verdict
 from prune_memory.probes.base import flag as flagged
-from prune_memory.probes.countrules import CountSpec, builtin_claims, user_claims
+from prune_memory.probes.countrules import CountSpec
+from prune_memory.probes.counts import stated_counts
 from prune_memory.probes.evidence import said
 from prune_memory.probes.recount import TreeIndex, recount
 from prune_memory.probes.text import NUMBER, parse_number, short_quote
@@ -76,8 +77,9 @@ def _totals(text: str, ctx: ProbeContext) -> Iterator[tuple[str, int, str, str]]
     matches = list(_TOTAL.finditer(text))
     if not matches:
         return  # the usual case: no total stated, so no need to know what the count probe reads
-    taken = [(c.start, c.end) for c in user_claims(text, ctx.config.count_rules)]
-    taken += [(c.start, c.end) for c in builtin_claims(text) if _answered(c.spec, ctx)]
+    users, builtin = stated_counts(text, ctx)
+    taken = [(c.start, c.end) for c in users]
+    taken += [(c.start, c.end) for c in builtin if _answered(c.spec, ctx)]
     for match in matches:
         start, end = match.span()
         number = parse_number(match.group("n"))
