@@ -55,17 +55,26 @@ class _Screen:
         screens = [detector.screen() for detector in detectors]
         self.always = any(screen is None for screen in screens)
         self.folded = any_of(n for screen in screens if screen for n in screen.needles)
-        self.exact = any_of(n for screen in screens if screen for n in screen.exact)
-        self.patterns = tuple(re.compile(p.pattern, p.flags)
-                              for screen in screens if screen for p in screen.patterns)
+        exact = any_of(n for screen in screens if screen for n in screen.exact)
+        patterns = [re.compile(p.pattern, p.flags)
+                    for screen in screens if screen for p in screen.patterns]
+        # The exact literals and the plain patterns searched as one alternation of the text.
+        joined = [p for p in patterns if not p.flags & ~re.UNICODE and not p.groups]
+        self.raw = _either([exact, *joined]) if exact or joined else None
+        self.patterns = tuple(p for p in patterns if p not in joined)
 
     def may_hold(self, text: str) -> bool:
         if self.always or (self.folded and self.folded.search(lowered(text))) \
-                or (self.exact and self.exact.search(text)):
+                or (self.raw and self.raw.search(text)):
             return True
         if not text.isascii() and any(c in text for c in ASCII_LOOKALIKES):
             return True  # they fold to ASCII letters under IGNORECASE: let the detectors look
         return any(pattern.search(text) for pattern in self.patterns)
+
+
+def _either(patterns: list[re.Pattern[str] | None]) -> re.Pattern[str]:
+    """A pattern that matches where any of `patterns` (none with groups or flags) does."""
+    return re.compile("|".join(f"(?:{p.pattern})" for p in patterns if p is not None))
 
 
 _SCREENS: dict[tuple[SecretDetector, ...], _Screen] = {}
