@@ -67,6 +67,8 @@ class StateProbe:
 
 def open_claims(text: str) -> Iterator[StateClaim]:
     """Sentences that call an issue or PR open, pending or in progress."""
+    if "#" not in text:
+        return  # every reference is `#<number>`: most memories hold none
     seen: set[tuple[int, bool]] = set()
     for sentence in sentences(text):
         if not OPEN.search(sentence) or DONE.search(sentence):
