@@ -23,6 +23,8 @@ _HEADING = re.compile(r"(#{1,6}) +([^#\s\[<][^#\[<]*)")
 # `[title](target)rest`: a title markdown reads as plain text, a target with no space,
 # parenthesis, angle bracket or escape, and a rest that can hold no link (no `[`, no `<`).
 _ITEM = re.compile(r"- (\[([^\[\]\\`*<>&!\s][^\[\]\\`*<>&!]*|)\]\(([^\s()<>\\]+)\)([^\[<]*))")
+# A target markdown leaves as it is and `links.make_link` takes for a relative memory file.
+_FILE_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*")
 # An underscore run not between two letters or digits could open or close emphasis.
 _EMPHASIS_UNDERSCORE = re.compile(r"(?<![A-Za-z0-9_])_|_(?![A-Za-z0-9_])")
 
@@ -62,10 +64,12 @@ def _item(line: str, number: int) -> PlainLine | None:
     content, title, target, rest = found.groups()
     if _EMPHASIS_UNDERSCORE.search(title):
         return None
+    kind = LinkKind.INLINE if f"[{title}](" in content else LinkKind.REFERENCE
+    del rest  # plain text: nothing in it is a link
+    if _FILE_NAME.fullmatch(target):  # `file.md`: a memory file, as markdown and make_link see it
+        return PlainLine(Block.ITEM, None, (Link(target, title, number, kind),))
     md = markdown()
     href = md.normalizeLink(target)
     if not md.validateLink(href):
         return None
-    kind = LinkKind.INLINE if f"[{title}](" in content else LinkKind.REFERENCE
-    del rest  # plain text: nothing in it is a link
     return PlainLine(Block.ITEM, None, (make_link(href, title, number, kind),))
