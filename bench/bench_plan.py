@@ -1,4 +1,4 @@
-"""The whole read-only pass at scale: `build_plan` at 1k / 10k / 50k entries, 20k-file repo.
+"""The whole read-only pass at scale: `build_plan` at 1k / 10k / 30k entries, 20k-file repo.
 
 A 20,000-file repo with 2,000 commits (bench/gen_repo.py) and, for each size, a memory
 directory from bench/gen_store.py (duplicates, near duplicates, negation pairs, ephemeral
@@ -12,10 +12,14 @@ peak resident memory is its own. In the child:
    a whole plan in the same process, the same work is slower: the plan's objects make every
    pass of the cycle collector longer. Inside `build_plan` the two stages are also timed.)
 
-Target (issue 5): the 10,000-entry analysis under 3 s. The scaling ratio is
-time(10k) / time(1k) of the whole `build_plan` (10.0 would be exactly linear).
+3. in a third child: the floor, reading every file of the directory and parsing its YAML
+   frontmatter with the loader the tool uses (libyaml's), best of three.
 
-Run: .venv/bin/python bench/bench_plan.py [--sizes 1000,10000,50000] [--keep DIR]
+Targets: the 10,000-entry analysis under 3 s (issue 5); `build_plan` at 10,000 entries within
+3x the floor, and growth no worse than n log n: time(30k) / time(10k) at most
+3 * log(30k) / log(10k) = 3.36 (issue 13).
+
+Run: .venv/bin/python bench/bench_plan.py [--sizes 1000,10000,30000] [--keep DIR]
 (prints a table, writes bench/results/bench_plan.json)
 """
 
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import resource
 import shutil
@@ -45,6 +50,7 @@ RESULTS = ROOT / "bench" / "results" / "bench_plan.json"
 NOW = datetime(2026, 11, 29, 12, tzinfo=UTC)
 ANALYSIS_TARGET_S = 3.0
 ANALYSIS_SIZE = 10_000
+FLOOR_RATIO_TARGET = 3.0
 
 
 def child(memory: Path, repo: Path) -> dict[str, Any]:
@@ -94,6 +100,32 @@ def analysis_child(memory: Path) -> dict[str, Any]:
             "analysis_median_s": round(statistics.median(r[0] for r in runs), 3)}
 
 
+def floor_child(memory: Path) -> dict[str, Any]:
+    """Runs in its own child process: read every file and parse its YAML frontmatter, the
+    least any pass over the directory must do. Best of three."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    def read_all() -> int:
+        parsed = 0
+        for item in os.scandir(memory):
+            if not item.name.endswith(".md") or not item.is_file():
+                continue
+            with open(item.path, "rb") as handle:
+                text = handle.read().decode("utf-8")
+            if text.startswith("---\n"):
+                end = text.find("\n---", 4)
+                if end > 0:
+                    yaml.load(text[4:end], Loader=loader)  # libyaml's safe loader
+                    parsed += 1
+        return parsed
+
+    runs = [_timed(read_all, cpu=True)[0] for _ in range(3)]
+    return {"floor_s": round(min(r[0] for r in runs), 3),
+            "floor_cpu_s": round(min(r[1] for r in runs), 3)}
+
+
 def _timed(work: Any, *, cpu: bool = False) -> tuple[Any, Any]:
     wall, used = time.perf_counter(), time.process_time()
     result = work()
@@ -108,6 +140,8 @@ def run_size(base: Path, size: int, facts: Any) -> dict[str, Any]:
     made = write_memory_dir(memory, size, seed=size, facts=facts, now=NOW)
     row: dict[str, Any] = _spawn(["--child", str(memory), str(base / "repo")], size)
     row.update(_spawn(["--child-analysis", str(memory)], size))
+    row.update(_spawn(["--child-floor", str(memory)], size))
+    row["over_floor"] = round(row["build_plan_s"] / row["floor_s"], 1)
     row["generated"] = made.kinds
     return row
 
@@ -124,11 +158,15 @@ def _spawn(args: list[str], size: int) -> dict[str, Any]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="1000,10000,50000")
+    parser.add_argument("--sizes", default="1000,10000,30000")
     parser.add_argument("--keep", type=Path, help="build in this directory and keep it")
     parser.add_argument("--child", nargs=2, type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--child-analysis", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--child-floor", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child_floor:
+        print(json.dumps(floor_child(args.child_floor)))
+        return 0
     if args.child:
         print(json.dumps(child(*args.child)))
         return 0
@@ -157,6 +195,14 @@ def measure(base: Path, sizes: list[int]) -> int:
     if "1000" in rows and "10000" in rows:
         result["scaling_10k_over_1k"] = round(
             rows["10000"]["build_plan_s"] / rows["1000"]["build_plan_s"], 2)
+    if "10000" in rows and "30000" in rows:
+        result["scaling_30k_over_10k"] = round(
+            rows["30000"]["build_plan_s"] / rows["10000"]["build_plan_s"], 2)
+        result["scaling_30k_over_10k_bound"] = round(3 * math.log(30_000) / math.log(10_000), 2)
+        result["growth_within_n_log_n"] = (result["scaling_30k_over_10k"]
+                                           <= result["scaling_30k_over_10k_bound"])
+    if "10000" in rows:
+        result["plan_10k_within_3x_floor"] = rows["10000"]["over_floor"] <= FLOOR_RATIO_TARGET
     if str(ANALYSIS_SIZE) in rows:
         median = rows[str(ANALYSIS_SIZE)]["analysis_median_s"]
         result["analysis_10k_within_target"] = median < ANALYSIS_TARGET_S
@@ -169,14 +215,22 @@ def measure(base: Path, sizes: list[int]) -> int:
 def print_table(result: dict[str, Any]) -> None:
     print(f"repo: {result['repo']['tracked_files']:,} files, {result['repo']['commits']:,} "
           f"commits (built in {result['repo']['build_s']} s)")
-    head = f"{'entries':>8} {'build_plan':>11} {'load':>7} {'analysis':>9} {'peak RSS':>9}  stages"
+    head = (f"{'entries':>8} {'build_plan':>11} {'floor':>7} {'x floor':>8} {'load':>7} "
+            f"{'analysis':>9} {'peak RSS':>9}  stages")
     print(head)
     for size, row in result["sizes"].items():
         stages = ", ".join(f"{k} {v:.2f}" for k, v in row["stages_s"].items())
-        print(f"{int(size):>8,} {row['build_plan_s']:>10.2f}s {row['load_s']:>6.2f}s "
+        print(f"{int(size):>8,} {row['build_plan_s']:>10.2f}s {row['floor_s']:>6.2f}s "
+              f"{row['over_floor']:>7.1f}x {row['load_s']:>6.2f}s "
               f"{row['analysis_median_s']:>8.2f}s {row['peak_rss_mb']:>7.0f}MB  {stages}")
     if "scaling_10k_over_1k" in result:
         print(f"scaling time(10k)/time(1k): {result['scaling_10k_over_1k']}")
+    if "scaling_30k_over_10k" in result:
+        print(f"scaling time(30k)/time(10k): {result['scaling_30k_over_10k']} "
+              f"(n log n: {result['scaling_30k_over_10k_bound']})")
+    if "plan_10k_within_3x_floor" in result:
+        print(f"10k plan within {FLOOR_RATIO_TARGET:.0f}x the floor: "
+              f"{result['plan_10k_within_3x_floor']}")
     if "analysis_10k_within_target" in result:
         print(f"10k analysis (fidelity + hygiene) under {ANALYSIS_TARGET_S:.0f} s: "
               f"{result['analysis_10k_within_target']}")

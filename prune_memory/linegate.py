@@ -13,13 +13,9 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from prune_memory import warmcache
-from prune_memory.regexgate import Regex, gate_literals, lowered, pattern_key
+from prune_memory.regexgate import ASCII_LOOKALIKES, Regex, gate_literals, lowered
+from prune_memory.regexsyntax import Node, Unknown, parse
 
-try:  # the standard library's regex parser; without it nothing is line-gated
-    from re import _parser as _p  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover
-    _p = None
 
 def needle_lines(pattern: Regex, text: str, *,
                  per_line: bool = False) -> list[tuple[int, int]] | None:
@@ -43,15 +39,12 @@ def needle_lines(pattern: Regex, text: str, *,
     return lines_at(text, hits)
 
 
-# Non-ASCII letters that IGNORECASE matches to ASCII ones (ſ, K, İ, ı): with one of them in
-# the text a lower-cased search could miss a match, so such texts are searched in full.
-_ASCII_LOOKALIKES = ("\u017f", "\u212a", "\u0130", "\u0131")
 
 
 def _line_lowered(text: str) -> str | None:
     """`text` lower-cased with offsets unchanged, or None when that cannot be promised."""
     low = lowered(text)
-    if len(low) != len(text) or any(c in text for c in _ASCII_LOOKALIKES):
+    if len(low) != len(text) or any(c in text for c in ASCII_LOOKALIKES):
         return None
     return low
 
@@ -79,77 +72,59 @@ def occurrences(text: str, literal: str) -> Iterable[int]:
 @lru_cache(maxsize=512)
 def crosses_lines(pattern: Regex) -> bool:
     """True unless every part of `pattern` provably keeps to one line (unknown: True)."""
-    key = pattern_key(pattern)
-    known = warmcache.get("crosses", key)
-    if isinstance(known, bool):
-        return known
-    found = _crosses_lines(pattern)
-    warmcache.put("crosses", key, found)
-    return found
-
-
-def _crosses_lines(pattern: Regex) -> bool:
-    if _p is None or not isinstance(pattern.pattern, str):
+    if not isinstance(pattern.pattern, str):
         return True
     try:
-        tree = _p.parse(pattern.pattern, pattern.flags)
-        return _crosses(list(tree), tree.state.flags)
-    except Exception:  # an unexpected tree means "cannot tell"
+        tree, flags = parse(pattern.pattern, int(pattern.flags))
+    except Unknown:  # syntax the reader does not follow: "cannot tell"
         return True
+    return _crosses(tree, flags)
 
 
-_NEWLINE_CATEGORIES = {"CATEGORY_SPACE", "CATEGORY_NOT_DIGIT", "CATEGORY_NOT_WORD",
-                       "CATEGORY_LINEBREAK", "CATEGORY_UNI_SPACE", "CATEGORY_UNI_NOT_DIGIT",
-                       "CATEGORY_UNI_NOT_WORD", "CATEGORY_UNI_LINEBREAK"}
-_LINE_SAFE_AT = {"AT_BEGINNING", "AT_BEGINNING_LINE", "AT_END_LINE", "AT_BOUNDARY",
-                 "AT_NON_BOUNDARY", "AT_BEGINNING_STRING", "AT_UNI_BOUNDARY",
-                 "AT_UNI_NON_BOUNDARY", "AT_LOC_BOUNDARY", "AT_LOC_NON_BOUNDARY"}
+# Categories that hold a line break: \s, \D and \W.
+_NEWLINE_CATEGORIES = frozenset("sDW")
+# Anchors that mean the same whether the text ends at a line's end or goes on.
+_LINE_SAFE_AT = frozenset({"BEGINNING", "BEGINNING_STRING", "BOUNDARY", "NON_BOUNDARY"})
 
 
-def _crosses(items: Sequence[tuple[Any, Any]], flags: int) -> bool:
-    return any(_node_crosses(op, arg, flags) for op, arg in items)
+def _crosses(items: Sequence[Node], flags: int) -> bool:
+    return any(_node_crosses(kind, value, flags) for kind, value in items)
 
 
-def _node_crosses(op: Any, arg: Any, flags: int) -> bool:
-    name = str(op)
-    if name == "LITERAL":
-        return bool(arg == 10)
-    if name == "NOT_LITERAL":
-        return bool(arg != 10)
-    if name == "ANY":
+def _node_crosses(kind: str, value: Any, flags: int) -> bool:
+    if kind == "LITERAL":
+        return bool(value == 10)
+    if kind == "ANY":
         return bool(flags & re.DOTALL)
-    if name == "IN":
-        return _set_has_newline(arg)
-    if name == "AT":  # `$` without MULTILINE, and `\Z`, would move with endpos
-        multiline_end = str(arg) == "AT_END" and bool(flags & re.MULTILINE)
-        return str(arg) not in _LINE_SAFE_AT and not multiline_end
-    if name == "BRANCH":
-        return any(_crosses(list(alt), flags) for alt in arg[1])
-    if name == "SUBPATTERN":
-        _group, add, remove, sub = arg
-        return _crosses(list(sub), (flags | add) & ~remove)
-    if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
-        return _crosses(list(arg[2]), flags)
-    if name in ("ASSERT", "ASSERT_NOT"):
-        return _crosses(list(arg[1]), flags)
-    if name == "ATOMIC_GROUP":
-        return _crosses(list(arg), flags)
-    return name != "GROUPREF"  # a back-reference repeats text already kept to the line
+    if kind == "IN":
+        return _set_has_newline(value)
+    if kind == "AT":  # `$` without MULTILINE, and `\Z`, would move with endpos
+        return value not in _LINE_SAFE_AT and not (value == "END" and flags & re.MULTILINE)
+    if kind == "BRANCH":
+        return any(_crosses(alternative, flags) for alternative in value)
+    if kind == "GROUP":
+        added, removed, inner = value
+        return _crosses(inner, (flags | added) & ~removed)
+    if kind == "REPEAT":
+        return _crosses(value[2], flags)
+    if kind == "ASSERT":
+        return _crosses(value, flags)
+    return kind != "GROUPREF"  # a back-reference repeats text already kept to the line
 
 
-def _set_has_newline(items: Sequence[tuple[Any, Any]]) -> bool:
+def _set_has_newline(members: Sequence[Node]) -> bool:
+    """Whether a class matches a line break: a member does, unless the class is negated."""
     negate = False
     found = False
-    for op, arg in items:
-        name = str(op)
-        if name == "NEGATE":
+    for kind, value in members:
+        if kind == "NEGATE":
             negate = True
-        elif name == "LITERAL":
-            found = found or arg == 10
-        elif name == "RANGE":
-            found = found or arg[0] <= 10 <= arg[1]
-        elif name == "CATEGORY":
-            found = found or str(arg) in _NEWLINE_CATEGORIES
+        elif kind == "LITERAL":
+            found = found or value == 10
+        elif kind == "RANGE":
+            found = found or value[0] <= 10 <= value[1]
+        elif kind == "CATEGORY":
+            found = found or value in _NEWLINE_CATEGORIES
         else:
             return True  # unknown member: assume the worst
     return found != negate

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from prune_memory.config import load_config
 from prune_memory.errors import BadInputError
+from prune_memory.gcpause import collector_paused
 from prune_memory.model import (
     POLICY_FILE,
     Entry,
@@ -65,6 +66,11 @@ class PassOptions:
 
 def build_plan(root: Path, options: PassOptions, progress: Progress = _quiet) -> Plan:
     """Run every read-only stage on `root` and decide what to do with each entry."""
+    with collector_paused():  # a pass makes millions of acyclic objects: see gcpause
+        return _build_plan(root, options, progress)
+
+
+def _build_plan(root: Path, options: PassOptions, progress: Progress) -> Plan:
     progress("load")
     memdir = load_memory_dir(root)
     log = read_log(root)

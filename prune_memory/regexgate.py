@@ -17,18 +17,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
-from prune_memory import warmcache
-from prune_memory.regexcache import compile_pattern
+from prune_memory.regexsyntax import Node, Unknown, parse
 
 Needle = tuple[str, bool]  # (literal, folded: compare against the lower-cased text)
 MIN_NEEDLE = 2  # a single character occurs in almost every text and buys nothing
 MAX_STRINGS = 64  # joined literal parts stop growing past this many strings
-
-try:  # private modules of the standard library; without them every pattern just runs
-    from re import _constants as _c  # type: ignore[attr-defined]
-    from re import _parser as _p  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - only on an interpreter that moved them
-    _c = _p = None
+# Non-ASCII letters that IGNORECASE matches to ASCII ones (ſ, K, İ, ı): a text holding one
+# may match a folded literal it does not spell.
+ASCII_LOOKALIKES = ("\u017f", "\u212a", "\u0130", "\u0131")
 
 
 class LazyPattern:
@@ -45,7 +41,7 @@ class LazyPattern:
     @property
     def compiled(self) -> re.Pattern[str]:
         if self._compiled is None:
-            self._compiled = compile_pattern(self.pattern, self.flags)
+            self._compiled = re.compile(self.pattern, self.flags)
         return self._compiled
 
     def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
@@ -62,6 +58,23 @@ class LazyPattern:
         return self.compiled.fullmatch(text)
 
 
+class GatedPattern(LazyPattern):
+    """A `LazyPattern` that runs only on texts holding one of its literals (`may_match`):
+    for the word patterns asked of every memory, most of which hold none of the words."""
+
+    __slots__ = ()
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self.compiled.search(text, pos, endpos) if may_match(self, text) else None
+
+    def finditer(self, text: str, pos: int = 0,
+                 endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
+        return self.compiled.finditer(text, pos, endpos) if may_match(self, text) else iter(())
+
+    def findall(self, text: str) -> list[Any]:
+        return self.compiled.findall(text) if may_match(self, text) else []
+
+
 Regex = re.Pattern[str] | LazyPattern
 
 
@@ -75,7 +88,9 @@ def gate_literals(pattern: Regex) -> tuple[tuple[str, ...], tuple[str, ...]] | t
 
 def may_match(pattern: Regex, text: str) -> bool:
     """False only when `pattern` cannot match anywhere in `text` (or any part of it)."""
-    gate = gate_literals(pattern)
+    gate = _GATES.get(pattern)  # asked for every pattern of every memory: kept short
+    if gate is None:
+        gate = gate_literals(pattern)
     if not gate:
         return True
     exact, folded = gate
@@ -83,13 +98,36 @@ def may_match(pattern: Regex, text: str) -> bool:
         if literal in text:
             return True
     if folded:
-        lowered = _lowered(text)
-        if lowered is None:
+        if not text.isascii():
             return True  # Unicode case folding has surprises; let the regex decide
+        low = lowered(text)
         for literal in folded:
-            if literal in lowered:
+            if literal in low:
                 return True
     return False
+
+
+def any_of(needles: Iterable[str]) -> re.Pattern[str] | None:
+    """One pattern that finds any of `needles` (None when there are none).
+
+    The alternatives are merged by common prefix (`a(?:kia|sia)`), so the engine tests each
+    position against one set of first characters instead of trying every needle in turn.
+    """
+    trie: dict[str, Any] = {}
+    for needle in needles:
+        node = trie
+        for char in needle:
+            node = node.setdefault(char, {})
+        node[""] = {}
+    return re.compile(_trie_pattern(trie)) if trie else None
+
+
+def _trie_pattern(node: dict[str, Any]) -> str:
+    branches = [re.escape(char) + _trie_pattern(node[char]) for char in sorted(node) if char]
+    if not branches:
+        return ""
+    joined = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    return f"(?:{joined})?" if "" in node else joined
 
 
 _GATES: dict[Regex, tuple[tuple[str, ...], tuple[str, ...]] | tuple[()]] = {}
@@ -116,42 +154,22 @@ def lowered(text: str) -> str:
     return low
 
 
-def _lowered(text: str) -> str | None:
-    """`text` lower-cased when it is ASCII (Unicode case folding has surprises), else None."""
-    return lowered(text) if text.isascii() else None
-
-
 @lru_cache(maxsize=512)
 def required_literals(pattern: Regex) -> frozenset[Needle] | None:
     """Literals one of which every match of `pattern` contains; None when unknown."""
-    key = pattern_key(pattern)
-    known = warmcache.get("literals", key)
-    if known is not None:
-        return frozenset((text, bool(folded)) for text, folded in known) if known else None
-    found = _required_literals(pattern)
-    warmcache.put("literals", key, sorted([text, folded] for text, folded in found or ()))
-    return found
-
-
-def pattern_key(pattern: Regex) -> str:
-    """A key for facts derived from a pattern: its flags and source."""
-    return f"{int(pattern.flags)}:{pattern.pattern}"
-
-
-def _required_literals(pattern: Regex) -> frozenset[Needle] | None:
-    if _p is None or pattern.flags & re.LOCALE or not isinstance(pattern.pattern, str):
+    if not isinstance(pattern.pattern, str):
         return None
     try:
-        tree = _p.parse(pattern.pattern, pattern.flags)
-        found = _sequence(list(tree), bool(tree.state.flags & re.IGNORECASE))
-    except Exception:  # an unexpected tree means "cannot tell", never a failure
+        tree, flags = parse(pattern.pattern, int(pattern.flags))
+    except Unknown:  # syntax the reader does not follow: "cannot tell", never a failure
         return None
+    found = _sequence(tree, bool(flags & re.IGNORECASE))
     if found is None or min(len(text) for text, _ in found) < MIN_NEEDLE:
         return None
     return found
 
 
-def _sequence(items: Sequence[tuple[Any, Any]], folded: bool) -> frozenset[Needle] | None:
+def _sequence(items: Sequence[Node], folded: bool) -> frozenset[Needle] | None:
     """The best needle set among the parts of a sequence: each part's match is inside.
 
     Neighbouring literal parts are joined ("(?:this|next) session" gives "this session"
@@ -159,43 +177,44 @@ def _sequence(items: Sequence[tuple[Any, Any]], folded: bool) -> frozenset[Needl
     """
     candidates: list[frozenset[Needle]] = []
     run: set[str] = {""}
-    for op, arg in [*items, (None, None)]:
-        strings = _strings(op, arg, folded) if op is not None else None
+    for node in [*items, None]:
+        strings = _strings(node, folded) if node is not None else None
         if strings is not None and len(run) * len(strings) <= MAX_STRINGS:
             run = {head + tail for head in run for tail in strings}
             continue
         candidates.extend(_literals(run, folded))
         run = strings if strings is not None else {""}
-        if op is not None and strings is None:
-            candidates.extend(_part(op, arg, folded))
+        if node is not None and strings is None:
+            candidates.extend(_part(node, folded))
     return max(candidates, key=_quality, default=None)
 
 
-def _strings(op: Any, arg: Any, folded: bool) -> set[str] | None:
+def _strings(node: Node, folded: bool) -> set[str] | None:
     """Every string a small, purely literal part can match ({""} for zero-width parts)."""
-    if op is _c.LITERAL:
-        char = chr(arg)
-        if folded and not char.isascii():
-            return None  # a non-ASCII letter may fold to an ASCII one: no safe needle
-        return {char.lower() if folded else char}
-    if op in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
+    kind, value = node
+    if kind == "LITERAL":
+        char = chr(value)
+        if folded and not char.isascii() and not char.lower() == char == char.upper():
+            return None  # a non-ASCII letter may fold to an ASCII one (ſ, K): no safe needle
+        return {char.lower() if folded else char}  # a caseless one (必) is itself alone
+    if kind in ("AT", "ASSERT"):
         return {""}
-    if op is _c.IN and len(arg) <= 8 and all(kind is _c.LITERAL for kind, _ in arg):
-        found = [_strings(kind, value, folded) for kind, value in arg]
+    if kind == "IN" and len(value) <= 8 and all(member == "LITERAL" for member, _ in value):
+        found = [_strings(member, folded) for member in value]
         return None if None in found else set().union(*found)  # type: ignore[arg-type]
-    if op is _c.BRANCH:
-        options = [_only_strings(list(alt), folded) for alt in arg[1]]
+    if kind == "BRANCH":
+        options = [_only_strings(alternative, folded) for alternative in value]
         return None if None in options else set().union(*options)  # type: ignore[arg-type]
-    if op is _c.SUBPATTERN and not (arg[1] or arg[2]):
-        return _only_strings(list(arg[3]), folded)
+    if kind == "GROUP" and not (value[0] or value[1]):
+        return _only_strings(value[2], folded)
     return None
 
 
-def _only_strings(items: Sequence[tuple[Any, Any]], folded: bool) -> set[str] | None:
+def _only_strings(items: Sequence[Node], folded: bool) -> set[str] | None:
     """The strings a sequence of literal parts can match, or None if any part is not one."""
     run: set[str] = {""}
-    for op, arg in items:
-        strings = _strings(op, arg, folded)
+    for node in items:
+        strings = _strings(node, folded)
         if strings is None or len(run) * len(strings) > MAX_STRINGS:
             return None
         run = {head + tail for head in run for tail in strings}
@@ -206,26 +225,21 @@ def _literals(run: set[str], folded: bool) -> list[frozenset[Needle]]:
     return [] if run == {""} else [frozenset((text, folded) for text in run)]
 
 
-def _part(op: Any, arg: Any, folded: bool) -> Iterable[frozenset[Needle]]:
-    if op is _c.BRANCH:
-        alternatives = [_sequence(list(alt), folded) for alt in arg[1]]
-        if all(alt is not None for alt in alternatives):
-            yield frozenset().union(*alternatives)  # type: ignore[arg-type]
-    elif op is _c.SUBPATTERN:
-        _group, add, remove, sub = arg
-        inner = (folded or bool(add & re.IGNORECASE)) and not remove & re.IGNORECASE
-        found = _sequence(list(sub), inner)
-        if found is not None:
-            yield found
-    elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT, getattr(_c, "POSSESSIVE_REPEAT", _c.MAX_REPEAT)):
-        low, _high, sub = arg
-        found = _sequence(list(sub), folded) if low >= 1 else None
-        if found is not None:
-            yield found
-    elif op is getattr(_c, "ATOMIC_GROUP", None):
-        found = _sequence(list(arg), folded)
-        if found is not None:
-            yield found
+def _part(node: Node, folded: bool) -> Iterable[frozenset[Needle]]:
+    kind, value = node
+    found: frozenset[Needle] | None = None
+    if kind == "BRANCH":
+        alternatives = [_sequence(alternative, folded) for alternative in value]
+        if all(alternative is not None for alternative in alternatives):
+            found = frozenset().union(*alternatives)  # type: ignore[arg-type]
+    elif kind == "GROUP":
+        added, removed, inner = value
+        scoped = (folded or bool(added & re.IGNORECASE)) and not removed & re.IGNORECASE
+        found = _sequence(inner, scoped)
+    elif kind == "REPEAT" and value[0] >= 1:
+        found = _sequence(value[2], folded)
+    if found is not None:
+        yield found
     # Anything else (classes, anchors, look-arounds, back-references) constrains nothing.
 
 

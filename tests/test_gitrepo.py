@@ -9,7 +9,7 @@ from typing import Any
 import git
 import pytest
 
-from prune_memory.gitrepo import RenameFact, read_repo_facts, strip_credentials
+from prune_memory.gitrepo import RenameFact, ignored_paths, read_repo_facts, strip_credentials
 from prune_memory.probes.dirfate import directory_fate
 from tests.probes.gitbuild import GitRepo
 
@@ -150,3 +150,22 @@ def test_git_calls_are_a_fixed_handful(repo: GitRepo, monkeypatch: pytest.Monkey
     facts = read_repo_facts(repo.root)
     assert [c[1] for c in calls] == ["rev-parse", "ls-files", "log", "for-each-ref", "cat-file"]
     assert facts.git_calls == 5
+
+
+def test_ignored_paths_answers_as_git_does_with_its_index(repo: GitRepo) -> None:
+    """Outside the index, asking without it gives git's own answer (and is far cheaper)."""
+    repo.write({".gitignore": "*.log\nbuild/\n!keep.log\nsecret/*.env\n", "src/app.py": "x\n",
+                "src/sub/.gitignore": "local.cfg\n", "kept.log": "forced\n"})
+    repo.git("add", "-A")
+    repo.git("add", "-f", "kept.log")
+    repo.commit("start")
+    queries = ["a.log", "keep.log", "build", "build/", "build/x.o", "src/app.log",
+               "src/sub/local.cfg", "src/local.cfg", "secret/.env", "secret/a.env", "x/y.txt",
+               "docs/build/", "notes.md"]
+    facts = read_repo_facts(repo.root)
+    assert not set(queries) & (facts.tracked | facts.directories)
+    with_index = subprocess.run(["git", "check-ignore", "--stdin", "-z"], cwd=repo.root,
+                                input="\0".join(queries).encode() + b"\0", capture_output=True)
+    expected = {p for p in with_index.stdout.decode().split("\0") if p}
+    assert ignored_paths(repo.root, queries) == expected
+    assert expected >= {"a.log", "build/", "src/app.log", "src/sub/local.cfg", "secret/a.env"}

@@ -7,7 +7,7 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from prune_memory.regexgate import may_match, required_literals
+from prune_memory.regexgate import any_of, may_match, required_literals
 from prune_memory.secrets.vendor import VENDOR_PLUGINS
 from prune_memory.stages.filters import default_policy
 from prune_memory.stages.poison import _INJECTIONS
@@ -69,6 +69,13 @@ def test_unicode_folding_keeps_the_regex_in_play() -> None:
     assert may_match(long_s, "a secret") and long_s.search("a secret")
 
 
+def test_caseless_letters_are_needles_under_ignorecase() -> None:
+    pattern = re.compile(r"\bplan\b|计划|待办", re.IGNORECASE)
+    assert required_literals(pattern) == {("plan", True), ("计划", True), ("待办", True)}
+    assert may_match(pattern, "下一步计划") and not may_match(pattern, "nothing here")
+    assert required_literals(re.compile("é", re.IGNORECASE)) is None  # É is its other case
+
+
 def test_the_shipped_patterns_are_gated() -> None:
     """The gate only saves time if the hygiene patterns yield literals; keep it that way."""
     patterns = [p for _, p in _INJECTIONS] + [r.pattern for r in default_policy().rules]
@@ -76,3 +83,15 @@ def test_the_shipped_patterns_are_gated() -> None:
     assert len(gated) == len(patterns)
     vendor = [row for row in VENDOR_PLUGINS if required_literals(re.compile(row.trigger))]
     assert len(vendor) >= 10
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="ab.-\\(", max_size=4), max_size=6),
+       st.text(alphabet="ab.-\\(x", max_size=20))
+def test_any_of_finds_exactly_the_texts_holding_a_needle(needles: list[str], text: str) -> None:
+    pattern = any_of(needles)
+    if not needles:
+        assert pattern is None
+    else:
+        assert pattern is not None
+        assert (pattern.search(text) is not None) == any(n in text for n in needles)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
+from prune_memory.gcpause import collector_paused
 from prune_memory.jsonstore.records import StoreRecord
 from prune_memory.model import JSON
 from prune_memory.stages.contradiction import NEGATIONS, Contradiction, contradictions
@@ -45,14 +46,15 @@ def analyse(
     negations: frozenset[str] = NEGATIONS,
 ) -> StoreAnalysis:
     """Run every check over the records; pairs are found by the exact similarity join."""
-    corpus = Corpus([record.text for record in records])
-    labels = [(("key", r.key),) if r.key else () for r in records]
-    return StoreAnalysis(
-        exact_groups=tuple(tuple(group) for group in corpus.exact_groups()),
-        near_pairs=tuple(corpus.pairs(near_threshold)),
-        contradictions=tuple(contradictions(corpus, labels, negations=negations)),
-        decay=tuple(_age(record, now) for record in records),
-    )
+    with collector_paused():  # a store's worth of small acyclic objects: see gcpause
+        corpus = Corpus([record.text for record in records])
+        labels = [(("key", r.key),) if r.key else () for r in records]
+        return StoreAnalysis(
+            exact_groups=tuple(tuple(group) for group in corpus.exact_groups()),
+            near_pairs=tuple(corpus.pairs(near_threshold)),
+            contradictions=tuple(contradictions(corpus, labels, negations=negations)),
+            decay=tuple(_age(record, now) for record in records),
+        )
 
 
 def _age(record: StoreRecord, now: datetime) -> RecordAge:

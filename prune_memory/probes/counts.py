@@ -33,9 +33,23 @@ class CountProbe:
         return result
 
 
+def stated_counts(text: str, ctx: ProbeContext
+                  ) -> tuple[tuple[CountClaim, ...], tuple[CountClaim, ...]]:
+    """The user's rules' claims and the built-in ones in `text`, read once per pass for
+    this probe and the prose-count probe alike."""
+    known: dict[str, tuple[tuple[CountClaim, ...], tuple[CountClaim, ...]]] = \
+        ctx.memo("count.claims", dict)
+    found = known.get(text)
+    if found is None:
+        found = known[text] = (tuple(user_claims(text, ctx.config.count_rules)),
+                               tuple(builtin_claims(text)))
+    return found
+
+
 def _claims(text: str, ctx: ProbeContext) -> Iterator[CountClaim]:
     taken: list[tuple[int, int]] = []
-    for claim in [*user_claims(text, ctx.config.count_rules), *builtin_claims(text)]:
+    users, builtin = stated_counts(text, ctx)
+    for claim in [*users, *builtin]:
         if claim.number < 0 or any(claim.start < end and start < claim.end
                                    for start, end in taken):
             continue

@@ -11,7 +11,7 @@ from prune_memory.gitrepo import CommitInfo
 from prune_memory.model import JSON, TOMBSTONE_DIR, Entry, MemoryDir
 from prune_memory.probes.base import ProbeContext
 from prune_memory.probes.evidence import commit_fields
-from prune_memory.probes.pathclaims import memory_names, path_mentions
+from prune_memory.probes.pathfacts import entry_mentions
 
 SUPERSEDED_TYPE = "superseded"
 WIKI = re.compile(r"\[\[([^\[\]|#\n]+)(?:[#|][^\[\]\n]*)?\]\]")
@@ -72,10 +72,8 @@ def repo_agreement(older: Entry, newer: Entry, ctx: ProbeContext) -> JSON | None
     facts = ctx.facts
     if not facts.available:
         return None
-    skip = ctx.memo("path.memory-names", lambda: memory_names(ctx.memdir))
     def tracked_paths(entry: Entry) -> set[str]:
-        return {m.path for m in path_mentions(entry, facts.root, facts.seen, skip)
-                if m.path in facts.tracked}
+        return {m.path for m in entry_mentions(entry, ctx) if m.path in facts.tracked}
     shared = tracked_paths(older) & tracked_paths(newer)
     start, end = older.written_at[0], newer.written_at[0] + SLACK
     best: tuple[CommitInfo, str] | None = None

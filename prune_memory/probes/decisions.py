@@ -27,15 +27,16 @@ from prune_memory.probes.decisionrefs import (
 )
 from prune_memory.probes.evidence import said
 from prune_memory.probes.text import entry_sentences, has_standalone, short_quote
+from prune_memory.regexgate import GatedPattern
 
-ACTIVE = re.compile(r"\b(?:replaces|supersedes|overrides|overturns|reverses|obsoletes"
+ACTIVE = GatedPattern(r"\b(?:replaces|supersedes|overrides|overturns|reverses|obsoletes"
                     r"|retires|takes\s+over\s+from)\b", re.IGNORECASE)
-PASSIVE = re.compile(r"\b(?:replaced|superseded|overridden|overturned|reversed)\s+by\b",
+PASSIVE = GatedPattern(r"\b(?:replaced|superseded|overridden|overturned|reversed)\s+by\b",
                      re.IGNORECASE)
 TERM = r"(`[^`\n]{2,40}`|[A-Za-z][\w.+#-]{2,30})"
-SWITCH = re.compile(rf"\b(?:switched|moved|migrated|changed)\s+(?:\w+\s+){{0,3}}?from\s+{TERM}"
+SWITCH = GatedPattern(rf"\b(?:switched|moved|migrated|changed)\s+(?:\w+\s+){{0,3}}?from\s+{TERM}"
                     rf"\s+to\s+{TERM}|\breplaced\s+{TERM}\s+with\s+{TERM}", re.IGNORECASE)
-DECIDED = re.compile(r"\b(?:decided|decision|chose|chosen|settled\s+on|standardi[sz]ed\s+on"
+DECIDED = GatedPattern(r"\b(?:decided|decision|chose|chosen|settled\s+on|standardi[sz]ed\s+on"
                      r"|going\s+with|went\s+with|opted\s+for)\b", re.IGNORECASE)
 GENERIC = frozenset({"the", "this", "that", "one", "old", "new", "it", "them", "there"})
 

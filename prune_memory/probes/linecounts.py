@@ -85,7 +85,7 @@ def _lines_of(file: str, ctx: ProbeContext) -> tuple[int, str] | None:
     if present(file, ctx) is None or facts.root is None:
         return None
     path = file if file in facts.tracked else unique(
-        suffixes(ctx, "tracked", [*facts.tracked, *facts.directories]).get(file, ()))
+        suffixes(ctx, "tracked", lambda: [*facts.tracked, *facts.directories]).get(file, ()))
     if path is None:
         names = ctx.memo("lines.by-name", lambda: _by_name(facts.tracked))
         path = unique(names.get(file, ()))

@@ -10,13 +10,14 @@ never saw is something else — a placeholder, an endpoint, a file in another re
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from prune_memory.gitrepo import DeletionFact, RenameFact, RepoFacts, ignored_paths
+from prune_memory.model import Entry
 from prune_memory.probes.base import ProbeContext
 from prune_memory.probes.dirfate import directory_fate
-from prune_memory.probes.pathclaims import memory_names, path_mentions
+from prune_memory.probes.pathclaims import PathMention, memory_names, path_mentions
 
 Fate = RenameFact | DeletionFact
 # Names people write when they mean "some file": `FILE.py`, `foo/bar.md`, `batch-NN`.
@@ -32,14 +33,33 @@ def is_placeholder(path: str) -> bool:
     return any(_PLACEHOLDER_PART.search(part) for part in path.split("/"))
 
 
+def entry_mentions(entry: Entry, ctx: ProbeContext) -> list[PathMention]:
+    """The paths `entry` names (`pathclaims.path_mentions`), found once per pass however
+    many probes ask."""
+    known: dict[str, list[PathMention]] = ctx.memo("path.mentions", dict)
+    found = known.get(entry.file)
+    if found is None:
+        skip = ctx.memo("path.memory-names", lambda: memory_names(ctx.memdir))
+        found = known[entry.file] = path_mentions(entry, ctx.facts.root, ctx.facts.seen, skip)
+    return found
+
+
 def present(path: str, ctx: ProbeContext) -> str | None:
-    """Why `path` exists now (tracked, the tail of a tracked path, on disk), or None."""
+    """Why `path` exists now (tracked, the tail of a tracked path, on disk), or None;
+    worked out once per path and pass (the disk is asked at most once)."""
+    known: dict[str, str | None] = ctx.memo("path.present", dict)
+    if path not in known:
+        known[path] = _present(path, ctx)
+    return known[path]
+
+
+def _present(path: str, ctx: ProbeContext) -> str | None:
     facts = ctx.facts
     if path in facts.tracked:
         return "tracked file"
     if path in facts.directories:
         return "tracked directory"
-    full = unique(suffixes(ctx, "tracked", _current(facts)).get(path, ()))
+    full = unique(suffixes(ctx, "tracked", lambda: _current(facts)).get(path, ()))
     if full is not None:
         return f"tracked as `{full}`"
     if facts.root is not None and _on_disk(facts.root, path):
@@ -60,7 +80,7 @@ def fate(path: str, ctx: ProbeContext) -> Fate | None:
     if found is None:
         found = directory_fate(facts, path)
     if found is None:  # the tail of one historical path, a bare file name included
-        history = suffixes(ctx, "history", [*facts.renames, *facts.deletions])
+        history = suffixes(ctx, "history", lambda: [*facts.renames, *facts.deletions])
         full = unique(history.get(path, ()))
         if full is not None:
             found = facts.renames.get(full) or facts.deletions.get(full)
@@ -84,11 +104,13 @@ def untracked_only(found: Fate, ctx: ProbeContext) -> bool:
     return commit is not None and _UNTRACKING.search(commit.message) is not None
 
 
-def suffixes(ctx: ProbeContext, key: str, paths: Iterable[str]) -> Mapping[str, tuple[str, ...]]:
-    """Every tail of every path (`a/b/c` → `b/c`, `c`), mapped to the paths that end so."""
+def suffixes(ctx: ProbeContext, key: str,
+             paths: Callable[[], Iterable[str]]) -> Mapping[str, tuple[str, ...]]:
+    """Every tail of every path (`a/b/c` → `b/c`, `c`), mapped to the paths that end so;
+    `paths` is called only the first time `key` is asked for in a pass."""
     def build() -> dict[str, tuple[str, ...]]:
         table: dict[str, list[str]] = {}
-        for full in paths:
+        for full in paths():
             parts = full.split("/")
             for start in range(1, min(len(parts), _MAX_SUFFIX_PARTS)):
                 bucket = table.setdefault("/".join(parts[start:]), [])
@@ -116,10 +138,9 @@ def _on_disk(root: Path, path: str) -> bool:
 
 def _ignored_everywhere(ctx: ProbeContext) -> frozenset[str]:
     """Ask git once about every path any memory names that is not present now."""
-    skip = ctx.memo("path.memory-names", lambda: memory_names(ctx.memdir))
     asked: set[str] = set()
     for entry in ctx.memdir.entries:
-        for mention in path_mentions(entry, ctx.facts.root, ctx.facts.seen, skip):
+        for mention in entry_mentions(entry, ctx):
             if present(mention.path, ctx) is None:
                 asked.add(mention.path)
     queries = sorted(asked) + sorted(p + "/" for p in asked)  # dir rules need the slash

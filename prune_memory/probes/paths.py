@@ -23,8 +23,9 @@ from prune_memory.probes.base import (
     flag,
 )
 from prune_memory.probes.evidence import commit_fields, said, subject_note
-from prune_memory.probes.pathclaims import PathMention, memory_names, path_mentions
+from prune_memory.probes.pathclaims import PathMention
 from prune_memory.probes.pathfacts import (
+    entry_mentions,
     fate,
     ignored,
     is_placeholder,
@@ -49,8 +50,7 @@ class PathProbe:
     code = FindingCode.PATH_DRIFT
 
     def check(self, entry: Entry, ctx: ProbeContext) -> ProbeResult:
-        skip = ctx.memo("path.memory-names", lambda: memory_names(ctx.memdir))
-        mentions = path_mentions(entry, ctx.facts.root, ctx.facts.seen, skip)
+        mentions = entry_mentions(entry, ctx)
         result = EMPTY
         for mention in mentions:
             result = result + _check_one(entry, mention, ctx)

@@ -14,8 +14,14 @@ from prune_memory.gitrepo import DeletionFact, RenameFact
 from prune_memory.model import JSON, Entry, FindingCode
 from prune_memory.probes.base import EMPTY, Claim, ProbeContext, ProbeResult, Verdict, flag
 from prune_memory.probes.evidence import commit_fields
-from prune_memory.probes.pathclaims import memory_names, path_mentions
-from prune_memory.probes.pathfacts import fate, ignored, is_placeholder, present, untracked_only
+from prune_memory.probes.pathfacts import (
+    entry_mentions,
+    fate,
+    ignored,
+    is_placeholder,
+    present,
+    untracked_only,
+)
 
 KIND = "plan"
 _PLAN_WORDS = re.compile(
@@ -44,9 +50,8 @@ class PlanProbe:
         word = plan_word(entry)
         if word is None or not ctx.facts.available:
             return EMPTY
-        skip = ctx.memo("path.memory-names", lambda: memory_names(ctx.memdir))
         done: list[tuple[str, RenameFact | DeletionFact]] = []
-        for mention in path_mentions(entry, ctx.facts.root, ctx.facts.seen, skip):
+        for mention in entry_mentions(entry, ctx):
             path = mention.path
             if is_placeholder(path) or present(path, ctx) or ignored(path, ctx):
                 continue

@@ -19,7 +19,8 @@ from prune_memory.gitrepo import RepoFacts
 from prune_memory.model import Entry, FindingCode
 from prune_memory.probes.base import EMPTY, Claim, Correction, ProbeContext, ProbeResult, Verdict
 from prune_memory.probes.base import flag as flagged
-from prune_memory.probes.countrules import CountSpec, builtin_claims, user_claims
+from prune_memory.probes.countrules import CountSpec
+from prune_memory.probes.counts import stated_counts
 from prune_memory.probes.evidence import said
 from prune_memory.probes.recount import TreeIndex, recount
 from prune_memory.probes.text import NUMBER, parse_number, short_quote
@@ -73,9 +74,13 @@ def _inferred(ctx: ProbeContext, noun: str) -> Inferred | None:
 
 
 def _totals(text: str, ctx: ProbeContext) -> Iterator[tuple[str, int, str, str]]:
-    taken = [(c.start, c.end) for c in user_claims(text, ctx.config.count_rules)]
-    taken += [(c.start, c.end) for c in builtin_claims(text) if _answered(c.spec, ctx)]
-    for match in _TOTAL.finditer(text):
+    matches = list(_TOTAL.finditer(text))
+    if not matches:
+        return  # the usual case: no total stated, so no need to know what the count probe reads
+    users, builtin = stated_counts(text, ctx)
+    taken = [(c.start, c.end) for c in users]
+    taken += [(c.start, c.end) for c in builtin if _answered(c.spec, ctx)]
+    for match in matches:
         start, end = match.span()
         number = parse_number(match.group("n"))
         if number is None or any(start < e and s < end for s, e in taken):
@@ -113,8 +118,7 @@ def infer(facts: RepoFacts, tree: TreeIndex, noun: str) -> Inferred | None:
     if noun in _NOT_FOLDERS:
         return None  # counted in history, time or code, never by files in a folder
     # Only a folder named by the plural itself: `commit/` or `client/` hold one thing each.
-    homes = [d for d in facts.directories
-             if d.rsplit("/", 1)[-1].lower() == noun and d.count("/") < MAX_DEPTH]
+    homes = [d for d in tree.directories_by_name.get(noun, ()) if d.count("/") < MAX_DEPTH]
     if len(homes) != 1:
         return None  # none, or several places it could mean
     counted = recount(facts, tree, CountSpec("members", homes[0]))

@@ -21,6 +21,7 @@ class TreeIndex:
     by_extension: dict[str, list[str]]
     files_under: Counter[str]
     events: list[tuple[int, int, str]]
+    directories_by_name: dict[str, list[str]]  # lower-cased last part -> the directories
 
     @classmethod
     def build(cls, facts: RepoFacts) -> TreeIndex:
@@ -34,7 +35,10 @@ class TreeIndex:
                 by_extension.setdefault("." + name.rsplit(".", 1)[-1], []).append(path)
             files_under.update(parents(path))
         files_under[""] = len(facts.tracked)
-        return cls(by_name, by_extension, files_under, _events(facts))
+        directories: dict[str, list[str]] = {}
+        for directory in facts.directories:
+            directories.setdefault(directory.rsplit("/", 1)[-1].lower(), []).append(directory)
+        return cls(by_name, by_extension, files_under, _events(facts), directories)
 
 
 def _events(facts: RepoFacts) -> list[tuple[int, int, str]]:

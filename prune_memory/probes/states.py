@@ -15,6 +15,7 @@ from prune_memory.model import Entry, FindingCode
 from prune_memory.probes.base import EMPTY, Claim, ProbeContext, ProbeResult, Verdict, flag
 from prune_memory.probes.evidence import commit_fields, said
 from prune_memory.probes.text import sentences, short_quote
+from prune_memory.regexgate import GatedPattern
 
 KIND = "state"
 REF = re.compile(r"(?:\b(?P<kind>issues?|bugs?|tickets?|PRs?|pull\s+requests?|MRs?)\s*)?"
@@ -23,12 +24,12 @@ OPEN = re.compile(
     r"\b(?:open|still\s+open|in[\s-]progress|pending|WIP|working\s+on|currently|debugging"
     r"|investigating|blocked|todo|to\s+do|unresolved|awaiting|in\s+review|under\s+review"
     r"|ongoing|not\s+(?:yet\s+)?(?:fixed|merged|resolved|closed))\b", re.IGNORECASE)
-DONE = re.compile(r"(?<!not )(?<!not yet )\b(?:fixed|closed|merged|resolved|shipped|landed)\b",
+DONE = GatedPattern(r"(?<!not )(?<!not yet )\b(?:fixed|closed|merged|resolved|shipped|landed)\b",
                   re.IGNORECASE)
-CLOSING = re.compile(
+CLOSING = GatedPattern(
     r"\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\b:?\s+(?P<refs>#\d+(?:\s*(?:,|and|&)\s*#\d+)*)",
     re.IGNORECASE)
-MERGED = re.compile(r"^Merge (?:pull|merge) request [!#](?P<num>\d+)|\(#(?P<squash>\d+)\)\s*$",
+MERGED = GatedPattern(r"^Merge (?:pull|merge) request [!#](?P<num>\d+)|\(#(?P<squash>\d+)\)\s*$",
                     re.IGNORECASE)
 PR_WORDS = re.compile(r"^(?:prs?|pull\s+requests?|mrs?)$", re.IGNORECASE)
 
@@ -66,6 +67,8 @@ class StateProbe:
 
 def open_claims(text: str) -> Iterator[StateClaim]:
     """Sentences that call an issue or PR open, pending or in progress."""
+    if "#" not in text:
+        return  # every reference is `#<number>`: most memories hold none
     seen: set[tuple[int, bool]] = set()
     for sentence in sentences(text):
         if not OPEN.search(sentence) or DONE.search(sentence):

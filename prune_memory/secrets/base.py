@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+
+if TYPE_CHECKING:
+    from prune_memory.regexgate import Regex
 
 JSON = dict[str, Any]  # kept local: this package must import without the rest of the tool
 
@@ -54,6 +57,20 @@ class SecretDetector(Protocol):
     def spans(self, text: str) -> Iterator[SecretSpan]:
         """Every span of `text` this detector takes for a secret value (may overlap)."""
         ...
+
+    def screen(self) -> Screen | None:
+        """What a text must hold before `spans` can find anything; None: no promise."""
+        ...
+
+
+class Screen(NamedTuple):
+    """A text can hold a find only if its lower-cased form holds one of `needles` (lower
+    case), the text itself one of `exact`, or one of `patterns` matches it: the cheap test
+    before the detectors run."""
+
+    needles: tuple[str, ...]
+    exact: tuple[str, ...] = ()
+    patterns: tuple[Regex, ...] = ()
 
 
 def shown_prefix(value: str) -> str:

@@ -13,7 +13,7 @@ from typing import NamedTuple
 from prune_memory.linegate import crosses_lines, lines_at, occurrences
 from prune_memory.regexgate import LazyPattern, lowered
 from prune_memory.secrets import values
-from prune_memory.secrets.base import ASSIGNMENT, STRUCTURE, VENDOR_FORMAT, SecretSpan
+from prune_memory.secrets.base import ASSIGNMENT, STRUCTURE, VENDOR_FORMAT, Screen, SecretSpan
 
 
 class LabelledPattern(NamedTuple):
@@ -129,6 +129,11 @@ class PatternDetector:
 
     def __init__(self, patterns: tuple[LabelledPattern, ...] = PATTERNS) -> None:
         self.patterns = patterns
+
+    def screen(self) -> Screen | None:
+        if not all(pattern.needles for pattern in self.patterns):
+            return None
+        return Screen(tuple(sorted({n for pattern in self.patterns for n in pattern.needles})))
 
     def spans(self, text: str) -> Iterator[SecretSpan]:
         lower = lowered(text)

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
+from prune_memory.regexgate import ASCII_LOOKALIKES, any_of, lowered
 from prune_memory.secrets.base import SecretDetector, SecretHit, SecretSpan, shown_prefix
 from prune_memory.secrets.patterns import PatternDetector
 from prune_memory.secrets.shortkeys import ShortKeyDetector
@@ -22,9 +25,66 @@ KNOWN_EXAMPLES = frozenset({
 def find_spans(text: str,
                detectors: Sequence[SecretDetector] = DETECTORS) -> tuple[SecretSpan, ...]:
     """Where the secrets in `text` are, one span per secret, in text order."""
+    if detectors is DETECTORS:
+        return _default_spans(text)
+    if not _screen(tuple(detectors)).may_hold(text):
+        return ()  # the usual case: not one literal any detector needs
+    return scan_spans(text, detectors)
+
+
+@lru_cache(maxsize=1 << 14)
+def _default_spans(text: str) -> tuple[SecretSpan, ...]:
+    """`find_spans` with every detector, remembered: a plan scans an entry's text, then
+    masks the same text wherever it quotes it."""
+    if not _screen(DETECTORS).may_hold(text):
+        return ()
+    return scan_spans(text, DETECTORS)
+
+
+def scan_spans(text: str, detectors: Sequence[SecretDetector]) -> tuple[SecretSpan, ...]:
+    """`find_spans` without the screen: every detector runs."""
     candidates = [span for detector in detectors for span in detector.spans(text)
                   if not is_known_example(text[span.start:span.end])]
     return _merge(candidates)
+
+
+class _Screen:
+    """One search for every literal of every detector, before any detector runs."""
+
+    def __init__(self, detectors: tuple[SecretDetector, ...]) -> None:
+        screens = [detector.screen() for detector in detectors]
+        self.always = any(screen is None for screen in screens)
+        self.folded = any_of(n for screen in screens if screen for n in screen.needles)
+        exact = any_of(n for screen in screens if screen for n in screen.exact)
+        patterns = [re.compile(p.pattern, p.flags)
+                    for screen in screens if screen for p in screen.patterns]
+        # The exact literals and the plain patterns searched as one alternation of the text.
+        joined = [p for p in patterns if not p.flags & ~re.UNICODE and not p.groups]
+        self.raw = _either([exact, *joined]) if exact or joined else None
+        self.patterns = tuple(p for p in patterns if p not in joined)
+
+    def may_hold(self, text: str) -> bool:
+        if self.always or (self.folded and self.folded.search(lowered(text))) \
+                or (self.raw and self.raw.search(text)):
+            return True
+        if not text.isascii() and any(c in text for c in ASCII_LOOKALIKES):
+            return True  # they fold to ASCII letters under IGNORECASE: let the detectors look
+        return any(pattern.search(text) for pattern in self.patterns)
+
+
+def _either(patterns: list[re.Pattern[str] | None]) -> re.Pattern[str]:
+    """A pattern that matches where any of `patterns` (none with groups or flags) does."""
+    return re.compile("|".join(f"(?:{p.pattern})" for p in patterns if p is not None))
+
+
+_SCREENS: dict[tuple[SecretDetector, ...], _Screen] = {}
+
+
+def _screen(detectors: tuple[SecretDetector, ...]) -> _Screen:
+    screen = _SCREENS.get(detectors)
+    if screen is None:
+        screen = _SCREENS[detectors] = _Screen(detectors)
+    return screen
 
 
 def find_secrets(text: str,

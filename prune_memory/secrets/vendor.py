@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from prune_memory.linegate import needle_lines
 from prune_memory.regexgate import LazyPattern, may_match, required_literals
-from prune_memory.secrets.base import VENDOR_FORMAT, SecretSpan
+from prune_memory.secrets.base import VENDOR_FORMAT, Screen, SecretSpan
 
 _EDGE = " \t\"'=:"  # delimiters some plugin patterns include around the value
 
@@ -61,6 +61,19 @@ class VendorDetector:
 
     def __init__(self, plugins: Sequence[VendorPlugin] = VENDOR_PLUGINS) -> None:
         self.plugins = tuple(plugins)
+
+    def screen(self) -> Screen:
+        """The triggers' literals; a trigger without one is searched as it is."""
+        needles: dict[bool, set[str]] = {True: set(), False: set()}
+        patterns: list[LazyPattern] = []
+        for row in self.plugins:
+            literals = required_literals(_trigger(row))
+            if literals is None:
+                patterns.append(_trigger(row))
+            for text, folded in literals or ():
+                needles[folded].add(text)
+        return Screen(tuple(sorted(needles[True])), tuple(sorted(needles[False])),
+                      tuple(patterns))
 
     def spans(self, text: str) -> Iterator[SecretSpan]:
         for row in self.plugins:

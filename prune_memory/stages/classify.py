@@ -6,19 +6,20 @@ import re
 from dataclasses import dataclass
 
 from prune_memory.model import Entry, MemoryClass
+from prune_memory.regexgate import GatedPattern
 from prune_memory.stages.sessions import standing_rule
 
-_EPHEMERAL = re.compile(
+_EPHEMERAL = GatedPattern(
     r"\b(?:currently (?:working on|debugging|investigating|fixing)|this session|next session|"
     r"right now|today I|for now I|in the middle of|WIP\b|pick (?:this )?up (?:next|tomorrow))",
     re.IGNORECASE)
-_DECISION = re.compile(
+_DECISION = GatedPattern(
     r"\b(?:decided|decision|chose|chosen|opted|we went with|settled on|rationale|trade-?off|"
     r"ADR)\b", re.IGNORECASE)
-_PATTERN = re.compile(
+_PATTERN = GatedPattern(
     r"\b(?:workaround|gotcha|fix(?:ed)? by|root cause|when you see|if you see|symptom|"
     r"means that|pattern|recipe|to debug|exit code \d+|flaky|retry)\b", re.IGNORECASE)
-_PREFERENCE = re.compile(
+_PREFERENCE = GatedPattern(
     r"\b(?:user (?:prefers|wants|likes|asked)|prefer(?:s|red)?|always use|never use|"
     r"do not|don't)\b", re.IGNORECASE)
 _URL = re.compile(r"https?://\S+")

@@ -11,19 +11,22 @@ are better merged into one; the near-duplicate check already covers the closer p
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections import defaultdict
 from collections.abc import Sequence
+from fractions import Fraction
 
 from prune_memory.model import JSON, Entry, IndexLine, MemoryDir
 from prune_memory.stages.pointers import pointer_target
-from prune_memory.stages.similarity import jaccard, similar_pairs, tokens
+from prune_memory.stages.similarity import TokenSets, jaccard, threshold_fraction, tokens
 from prune_memory.stages.statements import FILLER, stem
 
 FRAGMENT_MAX_CHARS = 400
 FRAGMENT_JACCARD = 0.5  # content words in common, but below NEAR: not the same text
 NEAR = 0.8  # the near-duplicate check's threshold
 MIN_SHARED_WORDS = 3
+MERGE_PARTNERS = 5  # proposals named per fragment, its closest partners first
 FAMILY_MAX = 4  # more files under one name stem are a family on purpose, not fragments
 # Section names that name one of Claude Code's memory types, by the group of types that
 # belongs there (a user fact under "Feedback" is fine; a reference under "Project" is not).
@@ -136,24 +139,61 @@ def _misplaced(lines: Sequence[IndexLine], types: dict[str, str | None]) -> list
 def fragment_merges(memdir: MemoryDir, leaving: frozenset[str] = frozenset()) -> list[JSON]:
     """Pairs of short topic files about one topic, proposed for a person to merge. Pairs come
     from the similarity join over content words and from name stems (families of up to
-    `FAMILY_MAX` files), so the cost stays near linear."""
+    `FAMILY_MAX` files). A fragment with more than `MERGE_PARTNERS` such partners is proposed
+    with its closest ones only: hundreds of notes on one topic would otherwise give tens of
+    thousands of proposals, more than anyone reads and more than the plan should grow."""
     fragments = [e for e in memdir.topics if e.file not in leaving
                  and e.memory_type != "superseded" and 0 < len(e.body) <= FRAGMENT_MAX_CHARS]
     words = [content_words(f"{e.description} {e.body}") for e in fragments]
-    similar = {(i, j): sim for i, j, sim in similar_pairs(words, FRAGMENT_JACCARD)}
-    out: list[JSON] = []
-    for (i, j), sim in sorted(similar.items()):
+    closest = _Closest(MERGE_PARTNERS)
+    for i, j, sim in TokenSets(words).iter_pairs(FRAGMENT_JACCARD):
         if sim < NEAR and len(words[i] & words[j]) >= MIN_SHARED_WORDS:
-            out.append(_merge(fragments[i], fragments[j], sim,
-                              f"both short, sharing {sim:.0%} of their words"))
+            closest.offer(i, j, sim)
+    out = [_merge(fragments[i], fragments[j], sim,
+                  f"both short, sharing {sim:.0%} of their words")
+           for i, j, sim in closest.pairs()]
+    needed = threshold_fraction(FRAGMENT_JACCARD)
     for family, group in _families(fragments).items():
         for a, i in enumerate(group):
             for j in group[a + 1:]:
                 sim = jaccard(words[i], words[j])
-                if (i, j) not in similar and sim < NEAR:
+                if not _joined(words[i], words[j], needed) and sim < NEAR:
                     out.append(_merge(fragments[i], fragments[j], sim,
                                       f"both short, and both named {family}_…"))
     return out
+
+
+class _Closest:
+    """Each fragment's `limit` closest partners (ties: the lower index); the pairs kept are
+    those in either member's list, so every pair is kept when no fragment has more."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.best: dict[int, list[tuple[float, int]]] = {}
+
+    def offer(self, i: int, j: int, sim: float) -> None:
+        for this, other in ((i, j), (j, i)):
+            heap = self.best.setdefault(this, [])
+            item = (sim, -other)
+            if len(heap) < self.limit:
+                heapq.heappush(heap, item)
+            elif item > heap[0]:
+                heapq.heapreplace(heap, item)
+
+    def pairs(self) -> list[tuple[int, int, float]]:
+        """The pairs kept, in index order (smaller index first)."""
+        kept = {(min(this, -other), max(this, -other)): sim
+                for this, heap in self.best.items() for sim, other in heap}
+        return sorted((i, j, sim) for (i, j), sim in kept.items())
+
+
+def _joined(first: frozenset[str], second: frozenset[str], needed: Fraction) -> bool:
+    """Whether the join pairs the two sets: both have words and Jaccard >= `needed`."""
+    if not first or not second:
+        return False
+    overlap = len(first & second)
+    union = len(first) + len(second) - overlap
+    return overlap * needed.denominator >= needed.numerator * union
 
 
 def content_words(text: str) -> frozenset[str]:

@@ -34,14 +34,24 @@ class Contained:
 
 def article_free(text: str) -> str:
     """The words of `text` without articles: the key for copies differing only in those."""
-    return " ".join(w for w in tokens(text) if w not in ARTICLES)
+    return without_articles(tokens(text))
 
 
-def contained_pairs(texts: Sequence[str], kinds: Sequence[str] = ()) -> Iterator[Contained]:
+def without_articles(words: Sequence[str]) -> str:
+    """`article_free` of text already split into its words."""
+    return " ".join(w for w in words if w not in ARTICLES)
+
+
+def contained_pairs(texts: Sequence[str], kinds: Sequence[str] = (), *,
+                    normalised: Sequence[str] | None = None) -> Iterator[Contained]:
     """Every memory whose words all appear in one longer (or article-equal) memory of the
-    same kind (`kinds[i]`, when given: an index line is not a copy of a topic file)."""
-    sets = [frozenset(tokens(t)) - ARTICLES for t in texts]
-    keys = [article_free(t) for t in texts]
+    same kind (`kinds[i]`, when given: an index line is not a copy of a topic file).
+    `normalised` (`similarity.normalise` of each text), when the caller has it, saves
+    reading the words again."""
+    words_of = [norm.split() for norm in normalised] if normalised is not None \
+        else [tokens(t) for t in texts]
+    sets = [frozenset(words) - ARTICLES for words in words_of]
+    keys = [without_articles(words) for words in words_of]
     frequency = Counter(word for words in sets for word in words)
     postings: dict[str, list[int]] = defaultdict(list)
     for position, words in enumerate(sets):

@@ -15,7 +15,7 @@ from prune_memory.gcpause import collector_paused
 from prune_memory.model import JSON, Entry, EntryKind, Finding, FindingCode, MemoryDir
 from prune_memory.secrets.mask import mask_text
 from prune_memory.stages.claudemd import ClaudeMdUnit, claude_md_units
-from prune_memory.stages.containment import article_free, contained_pairs
+from prune_memory.stages.containment import contained_pairs, without_articles
 from prune_memory.stages.contradiction import (
     LIMITS,
     NEGATIONS,
@@ -124,7 +124,8 @@ def _contained(data: _Texts, protected: frozenset[str], threshold: float,
                found: Findings) -> None:
     """A memory every word of which a longer one also says (or equal but for articles and
     punctuation): the shorter is the copy to withdraw, for a person to confirm."""
-    for pair in contained_pairs(data.texts, [e.kind.value for e in data.entries]):
+    for pair in contained_pairs(data.texts, [e.kind.value for e in data.entries],
+                                normalised=data.corpus.normalised):
         inner, outer = data.entries[pair.inner], data.entries[pair.outer]
         if data.corpus.normalised[pair.inner] == data.corpus.normalised[pair.outer]:
             continue  # an exact copy, reported as such
@@ -191,7 +192,8 @@ def _alike_by_design(data: _Texts, i: int, j: int, tables: dict[str, int]) -> bo
     first, second = data.entries[i].file, data.entries[j].file
     if first in tables and tables[first] == tables.get(second):
         return True
-    return article_free(data.texts[i]) == article_free(data.texts[j])
+    words = data.corpus.normalised  # the words already read, one space apart
+    return without_articles(words[i].split()) == without_articles(words[j].split())
 
 
 def _contradictions(data: _Texts, negations: frozenset[str], found: Findings) -> None:

@@ -7,12 +7,10 @@ write it from the template) sit at the bottom of this module.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from prune_memory import warmcache
 from prune_memory.errors import BadInputError, PruneMemoryError, RefusedError
 from prune_memory.linegate import lines_at, needle_lines
 from prune_memory.regexgate import LazyPattern, may_match
@@ -128,24 +126,12 @@ def default_policy() -> Policy:
 
 
 def _toml(body: str, origin: str) -> dict[str, Any]:
-    # Keyed by the TOML text itself: a policy block is small, and hashing it would cost the
-    # gate the import of hashlib (OpenSSL) on every call.
-    key = body
-    known = warmcache.get("policy-toml", key)
-    if isinstance(known, dict):
-        return known  # the gate reads the same policy on every call: parse it once
-    import tomllib
+    import tomllib  # here: only a policy file needs it
 
     try:
-        data = tomllib.loads(body)
+        return tomllib.loads(body)
     except tomllib.TOMLDecodeError as err:
         raise BadInputError(f"{origin}: the {BLOCK_TAG} block is not valid TOML: {err}") from err
-    try:
-        json.dumps(data)
-    except (TypeError, ValueError):
-        return data  # dates and the like: not worth remembering
-    warmcache.put("policy-toml", key, data)
-    return data
 
 
 def _rule(raw: Any, origin: str, position: int, timed: bool) -> PolicyRule:
@@ -169,12 +155,10 @@ def _rule(raw: Any, origin: str, position: int, timed: bool) -> PolicyRule:
     flags = re.IGNORECASE | re.MULTILINE
     pattern = TimedPattern(raw["pattern"], flags, label=f"{origin} rule {raw['id']!r}") \
         if timed else LazyPattern(raw["pattern"], flags)
-    if not warmcache.get("valid-regex", raw["pattern"]):  # checked once, then remembered
-        try:
-            pattern.compiled  # noqa: B018  compiling is the check
-        except re.error as err:
-            raise BadInputError(f"{where} ({raw['id']}): bad regular expression: {err}") from err
-        warmcache.put("valid-regex", raw["pattern"], True)
+    try:
+        pattern.compiled  # noqa: B018  compiling is the check
+    except re.error as err:
+        raise BadInputError(f"{where} ({raw['id']}): bad regular expression: {err}") from err
     return PolicyRule(id=raw["id"], pattern=pattern, reason=raw["reason"].strip(), code=code)
 
 

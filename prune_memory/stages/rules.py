@@ -37,6 +37,8 @@ class Evidence:
         return any(f.code in codes for f in self.findings)
 
     def of(self, *codes: FindingCode) -> tuple[Finding, ...]:
+        if not self.findings:
+            return ()  # most entries: every rule asks, nothing to sift
         return tuple(f for f in self.findings if f.code in codes)
 
     def kind(self, code: FindingCode, kind: str) -> tuple[Finding, ...]:
@@ -206,11 +208,11 @@ def near_duplicate(ev: Evidence) -> Decision | None:
 def never_persist(ev: Evidence) -> Decision | None:
     """A line matching a never-persist rule: that line, not the memory, is the problem."""
     found = tuple(f for f in ev.findings if f.evidence.get("kind") == "never-persist")
-    if standing_rule(ev.entry) is not None:
+    if not found or standing_rule(ev.entry) is not None:
         return None  # a lasting rule may say "next session" or "didn't work": that is its point
     return Decision(Action.UPDATE, "1-never-persist", _because(
         "A line matches a never-persist rule; drop or rewrite that line", found),
-        evidence_class="never-persist", strength=Strength.WORDING) if found else None
+        evidence_class="never-persist", strength=Strength.WORDING)
 
 
 def lost_reason(ev: Evidence) -> Decision | None:

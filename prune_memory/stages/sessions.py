@@ -13,20 +13,21 @@ import re
 from dataclasses import dataclass
 
 from prune_memory.model import Entry, EntryKind, Finding, FindingCode
+from prune_memory.regexgate import GatedPattern
 
 _RULE_MARKERS = re.compile(
     r"^\s*(?:[*_]{0,2})(?:why|how to apply|rule|规则|原因|怎么用|如何应用|warum|anwendung|"
     r"por qué|cómo aplicar)(?:[*_]{0,2})\s*[:：]", re.IGNORECASE | re.MULTILINE)
-_IMPERATIVE = re.compile(
+_IMPERATIVE = GatedPattern(
     r"\b(?:always|never|must|do not|don't|prefer|avoid|make sure|remember to|instead of)\b|"
     r"必须|不要|禁止|永远|总是|务必|immer|niemals|nie\b|siempre|nunca",
     re.IGNORECASE)
 _DATED_NAME = re.compile(r"(?:19|20)\d\d[-_.]?(?:0[1-9]|1[0-2])[-_.]?(?:[0-2]\d|3[01])")
-_SESSION_WORDS = re.compile(
+_SESSION_WORDS = GatedPattern(
     r"\b(?:session|sitzung|sesión|bug ?log|changelog of the day|marathon|today|tonight|"
     r"yesterday|tomorrow)\b|会话|今天|今晚|明天|明日|昨天",
     re.IGNORECASE)
-_FIXED_ITEMS = re.compile(r"\b(?:fixed|resolved|root cause|was broken|caused)\b", re.IGNORECASE)
+_FIXED_ITEMS = GatedPattern(r"\b(?:fixed|resolved|root cause|was broken|caused)\b", re.IGNORECASE)
 _HEADING = re.compile(r"^#{1,6}\s+(.+)$", re.MULTILINE)
 
 # Signals needed before a memory reads as a log of one session; a rule in it asks for more.
@@ -59,8 +60,9 @@ def standing_rule(entry: Entry) -> str | None:
     return None
 
 
-def session_signals(entry: Entry) -> SessionSignals:
-    """The signals of a one-session log in the entry's name, head and body."""
+def session_signals(entry: Entry, *, rule_from: int = 0) -> SessionSignals:
+    """The signals of a one-session log in the entry's name, head and body; the standing
+    rule is looked for when there are at least `rule_from` signals (else it is None)."""
     if entry.kind is EntryKind.INDEX_LINE:
         return SessionSignals((), None)
     signals: list[str] = []
@@ -73,12 +75,13 @@ def session_signals(entry: Entry) -> SessionSignals:
     fixes = len(_FIXED_ITEMS.findall(entry.body))
     if fixes >= 3:
         signals.append(f"a list of things fixed then ({fixes} fixes told)")
-    return SessionSignals(tuple(signals), standing_rule(entry))
+    rule = standing_rule(entry) if len(signals) >= rule_from else None
+    return SessionSignals(tuple(signals), rule)
 
 
 def session_log_finding(entry: Entry) -> Finding | None:
     """An `ephemeral` finding (kind `session-log`) for a log of one session with no rule."""
-    found = session_signals(entry)
+    found = session_signals(entry, rule_from=SESSION_LOG_AT)  # fewer never make a log
     if found.score < (SESSION_LOG_AT if found.rule is None else SESSION_LOG_WITH_RULE_AT):
         return None
     return Finding(

@@ -17,6 +17,7 @@ from fractions import Fraction
 from itertools import chain
 
 from prune_memory.errors import BadInputError
+from prune_memory.gcpause import collector_paused
 from prune_memory.stages.setjoin import Join, Pair
 
 __all__ = ["Corpus", "Pair", "TokenSets", "equal_groups", "exact_groups", "has_words", "jaccard",
@@ -113,14 +114,15 @@ class TokenSets:
     """Token sets with each one's tokens ranked rarest first, ready to be joined."""
 
     def __init__(self, token_sets: Sequence[Collection[str]]) -> None:
-        self.sets = [s if isinstance(s, frozenset) else frozenset(s) for s in token_sets]
-        counts = Counter(chain.from_iterable(self.sets))
-        # Rank 0 for the rarest token; ties broken by the token itself, for a stable order.
-        ordered = sorted(counts, key=lambda token: (counts[token], token))
-        rank = {token: position for position, token in enumerate(ordered)}
-        self.ranked = [sorted(map(rank.__getitem__, s)) for s in self.sets]
-        self.order = sorted((i for i, r in enumerate(self.ranked) if r),
-                            key=lambda i: (len(self.ranked[i]), i))
+        with collector_paused():  # many small acyclic objects: see gcpause
+            self.sets = [s if isinstance(s, frozenset) else frozenset(s) for s in token_sets]
+            counts = Counter(chain.from_iterable(self.sets))
+            # Rank 0 for the rarest token; ties broken by the token itself, for a stable order.
+            ordered = sorted(counts, key=lambda token: (counts[token], token))
+            rank = {token: position for position, token in enumerate(ordered)}
+            self.ranked = [sorted(map(rank.__getitem__, s)) for s in self.sets]
+            self.order = sorted((i for i, r in enumerate(self.ranked) if r),
+                                key=lambda i: (len(self.ranked[i]), i))
 
     def __len__(self) -> int:
         return len(self.sets)
@@ -144,14 +146,15 @@ class Corpus:
     fact stored fifty times costs one comparison, not 1,225."""
 
     def __init__(self, texts: Sequence[str]) -> None:
-        words = [tokens(text) for text in texts]
-        self.normalised = [" ".join(w) for w in words]
-        self.sets = [frozenset(w) for w in words]
-        groups: dict[str, list[int]] = {}
-        for position, norm in enumerate(self.normalised):
-            groups.setdefault(norm, []).append(position)
-        self.copies = list(groups.values())  # in order of first appearance
-        self.distinct = TokenSets([self.sets[group[0]] for group in self.copies])
+        with collector_paused():
+            words = [tokens(text) for text in texts]
+            self.normalised = [" ".join(w) for w in words]
+            self.sets = [frozenset(w) for w in words]
+            groups: dict[str, list[int]] = {}
+            for position, norm in enumerate(self.normalised):
+                groups.setdefault(norm, []).append(position)
+            self.copies = list(groups.values())  # in order of first appearance
+            self.distinct = TokenSets([self.sets[group[0]] for group in self.copies])
 
     def __len__(self) -> int:
         return len(self.sets)

@@ -46,10 +46,11 @@ class StalenessReport:
 
     def checked(self, file: str) -> str:
         """Evidence in words, e.g. "checked 3 claims: 2 confirmed, 1 contradicted"."""
-        tally = Counter(c.verdict for c in self.claims.get(file, ()))
-        total = sum(tally.values())
-        if not total:
+        claims = self.claims.get(file)
+        if not claims:
             return "no checkable claims"
+        tally = Counter(c.verdict for c in claims)
+        total = sum(tally.values())
         parts = [f"{tally[v]} {v.value}" for v in Verdict if tally[v]]
         noun = "claim" if total == 1 else "claims"
         return f"checked {total} {noun}: {', '.join(parts)}"

@@ -69,12 +69,11 @@ def _statement(owner: int, line: int, sentence: str) -> Statement | None:
     words = tokens(sentence)
     if not words or len(words) > MAX_TOKENS:
         return None
-    negated = any(word in NEGATORS for word in words)
     core = frozenset(stem(w) for w in words if w not in NEGATORS and w not in FILLER)
     if len(core) < MIN_CORE:
         return None
-    return Statement(owner, line, sentence, negated, core,
-                     hedged=any(word in HEDGES for word in words))
+    return Statement(owner, line, sentence, not NEGATORS.isdisjoint(words), core,
+                     hedged=not HEDGES.isdisjoint(words))
 
 
 @lru_cache(maxsize=65536)

@@ -34,6 +34,7 @@ _PORT = re.compile(r"\bport\s+(\d{2,5})\b", re.IGNORECASE)
 _KEY = re.compile(r"`([^`\n]{2,60})`|([A-Za-z][\w.-]*\d[\w.-]*|\d[\w-]*[A-Za-z][\w-]*|"
                   r"[a-z]+[A-Z][\w]*|[A-Z][a-z]+[A-Z][\w]*|[a-z][a-z0-9]+(?:-[a-z0-9]+)+)")
 _HEADING = re.compile(r"^#{1,6}\s+(.+)$")
+_DIGIT = re.compile(r"\d")
 _DATE = re.compile(r"\b(20\d\d-[01]\d-[0-3]\d)\b")
 # Tokens that look specific but name no one thing.
 _GENERIC = frozenset({"readonly", "builtin", "realtime", "nonblocking", "opensource",
@@ -87,18 +88,21 @@ def _entry_claims(entry: Entry, memdir: MemoryDir) -> Iterator[Claim]:
         for number, text in zip(entry.index_lines, entry.body.splitlines(), strict=False):
             yield _claim(entry.file, number, text, context, dated)
         return
-    context = _subjects(f"{entry.name} {entry.description}")
-    heading, dated = "", _date_in(f"{entry.name} {entry.description}")
+    title = f"{entry.name} {entry.description}"
+    context = under = _subjects(title)
+    dated = since = _date_in(title)
     for number, text in enumerate(entry.body.splitlines(), start=1):
-        if found := _HEADING.match(text):
-            heading = found.group(1)
+        if found := _HEADING.match(text):  # the lines below take the heading's subjects
+            under = _subjects(found.group(1)) | context
+            since = _date_in(found.group(1)) or dated
             continue
-        yield _claim(entry.file, number, text, _subjects(heading) | context,
-                     _date_in(heading) or dated)
+        yield _claim(entry.file, number, text, under, since)
 
 
 def _claim(file: str, line: int, text: str, context: frozenset[str],
            dated: str | None) -> Claim:
+    if not _DIGIT.search(text):  # every value and date is written with digits
+        return Claim(file, line, text, frozenset(), frozenset(), frozenset(), dated)
     values = frozenset(_values(text))
     own = _subjects(text) if values else frozenset()
     subjects = own | context if values else frozenset()

@@ -120,9 +120,17 @@ def json_safe(value: Any) -> Any:
     return str(value)
 
 
+_FLAT = (str, int, float, type(None), dt.date)  # bool is an int; datetime is a date
+
+
 def bounded_json(value: Any, *, limit: int = MAX_VALUES, depth: int = MAX_DEPTH) -> Any:
     """`json_safe(value)`, or ValueError when it nests deeper than `depth` or expands to
     more than `limit` values (YAML aliases share one object among many places)."""
+    if isinstance(value, dict) and len(value) < limit and all(
+            isinstance(key, str) and isinstance(item, _FLAT) for key, item in value.items()):
+        # The usual frontmatter: a few keys with plain values, nothing to walk.
+        return {key: item.isoformat() if isinstance(item, dt.date) else item
+                for key, item in value.items()}
     budget = [limit]
 
     def walk(item: Any, level: int) -> None:

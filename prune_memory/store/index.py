@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from markdown_it.token import Token
 
 from prune_memory.model import INDEX_FILE, Block, Index, IndexLine, Link
+from prune_memory.store.index_plain import PlainLine, plain_structure
 from prune_memory.store.links import find_links, markdown
 from prune_memory.store.loadcap import comment_lines, frontmatter_end, measure
 from prune_memory.store.safe_read import decode_text
@@ -21,14 +22,20 @@ def parse_index(raw: bytes, file: str = INDEX_FILE) -> Index:
     text = decode_text(file, raw)
     lines = _LINE_BREAK.split(text)  # CR, CRLF and LF alike, as markdown reads them
     start = frontmatter_end(lines)
-    body = "\n".join(lines[start:])
-    tokens = markdown().parse(body)  # parsed once; every question below reads these tokens
-    view = measure(text, tokens=tokens)
-    hidden = {start + n for n in comment_lines(body, tokens)}
-    links_by_line: dict[int, list[Link]] = defaultdict(list)
-    for link in find_links(body, line_offset=start, tokens=tokens):
-        links_by_line[link.line].append(link)
-    shape = _structure(tokens, start)
+    plain = plain_structure(lines[start:], start)
+    if plain is not None:  # the usual shape: no markdown parser needed
+        view = measure(text)
+        hidden: set[int] = set()
+        shape, links_by_line = _plain_shape(plain, start)
+    else:
+        body = "\n".join(lines[start:])
+        tokens = markdown().parse(body)  # parsed once; every question below reads these
+        view = measure(text, tokens=tokens)
+        hidden = {start + n for n in comment_lines(body, tokens)}
+        links_by_line = defaultdict(list)
+        for link in find_links(body, line_offset=start, tokens=tokens):
+            links_by_line[link.line].append(link)
+        shape = _structure(tokens, start)
     section: str | None = None
     out: list[IndexLine] = []
     for number, line in enumerate(lines, start=1):
@@ -83,6 +90,22 @@ def _structure(tokens: list[Token], offset: int) -> _Shape:
         elif token.type in _LEAF_BLOCKS and not items:
             shape.blocks.update({n: _LEAF_BLOCKS[token.type] for n in range(first, end + 1)})
     return shape
+
+
+def _plain_shape(plain: list[PlainLine], offset: int
+                 ) -> tuple[_Shape, dict[int, list[Link]]]:
+    """What `_structure` and `find_links` give for a body of plain lines."""
+    shape = _Shape()
+    links: dict[int, list[Link]] = {}
+    for n, line in enumerate(plain, start=offset + 1):
+        if line.block is Block.OTHER:
+            continue
+        shape.blocks[n] = line.block
+        if line.heading is not None:
+            shape.headings[n] = line.heading
+        if line.links:
+            links[n] = list(line.links)
+    return shape, links
 
 
 def _mark_item(shape: _Shape, open_items: list[int], first: int, end: int) -> None:

@@ -27,7 +27,9 @@ class LoadedView:
 
 def utf16_len(text: str) -> int:
     """Length as JavaScript counts it: astral characters take two code units."""
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+    if text.isascii():
+        return len(text)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def frontmatter_end(lines: list[str]) -> int:

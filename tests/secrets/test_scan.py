@@ -1,7 +1,18 @@
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from prune_memory.secrets.base import ASSIGNMENT, VENDOR_FORMAT, SecretHit, SecretSpan
-from prune_memory.secrets.scan import find_secrets, find_spans, hits_for, without_allowed
+from prune_memory.secrets.scan import (
+    DETECTORS,
+    find_secrets,
+    find_spans,
+    hits_for,
+    scan_spans,
+    without_allowed,
+)
+from tests.secrets.corpus import lookalikes, secrets
 
 TOKEN = "ghp_" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2"
 
@@ -16,6 +27,9 @@ class _Fixed:
 
     def spans(self, text: str):  # type: ignore[no-untyped-def]
         return iter(self._spans)
+
+    def screen(self) -> None:
+        return None
 
 
 def test_hit_describes_label_prefix_length_and_line() -> None:
@@ -52,3 +66,14 @@ def test_allow_list_drops_only_named_labels() -> None:
 
 def test_clean_text_has_no_hits() -> None:
     assert find_secrets("User prefers pnpm; the deploy token lives in vault at ops/deploy.") == ()
+
+
+_PIECES = [s.text for s in secrets()] + [s.text for s in lookalikes()] + [
+    " ", "\n", "token", "KEY", "pass", "\u017f", "\u212a", "—", "x" * 30, "12345678:",
+    "hooks.slack.com", "h\u212aoks.\u017flack.com", "Bearer ", "AKIA", "=", ":"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=8).map("".join))
+def test_the_screen_never_hides_a_secret(text: str) -> None:
+    assert find_spans(text) == scan_spans(text, DETECTORS)

@@ -8,8 +8,17 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from prune_memory.pipeline import PassOptions, build_plan
-from prune_memory.stages.coherence import fragment_merges, index_coherence
+from prune_memory.stages.coherence import (
+    MERGE_PARTNERS,
+    content_words,
+    fragment_merges,
+    index_coherence,
+)
 from prune_memory.stages.passrun import finish_pass
 from prune_memory.stages.review import Choice, Verdict
 from prune_memory.stages.snapshot import take_snapshot
@@ -134,3 +143,50 @@ def test_links_shown_as_examples_in_prose_are_not_dropped(
     assert "- [Title](file.md) — one-line hook (the format)" in after
     assert "old_notes.md" not in after
     assert load_memory_dir(root).index is not None
+
+
+def _reference_merges(words: list[frozenset[str]], limit: int) -> set[tuple[int, int]]:
+    """Every qualifying pair by comparing all pairs, then each fragment's closest `limit`."""
+    qualifying: dict[tuple[int, int], float] = {}
+    for i in range(len(words)):
+        for j in range(i + 1, len(words)):
+            shared = len(words[i] & words[j])
+            union = len(words[i] | words[j])
+            if words[i] and words[j] and 2 * shared >= union and shared >= 3 \
+                    and shared / union < 0.8:
+                qualifying[(i, j)] = shared / union
+    kept: set[tuple[int, int]] = set()
+    for i in range(len(words)):
+        partners = sorted(((sim, -(b if a == i else a)) for (a, b), sim in qualifying.items()
+                           if i in (a, b)), reverse=True)[:limit]
+        kept |= {(min(i, -other), max(i, -other)) for _sim, other in partners}
+    return kept
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(["cache", "deploy", "script", "images", "fonts",
+                                          "purged", "release", "every", "nightly", "cdn"]),
+                         min_size=3, max_size=7), min_size=2, max_size=24))
+def test_fragment_merges_are_each_fragments_closest_pairs(
+        tmp_path_factory: pytest.TempPathFactory, texts: list[list[str]]) -> None:
+    """With more than five partners a fragment keeps its closest five; with fewer, every
+    pair is proposed, exactly as a comparison of all pairs finds them."""
+    files = {f"note{n:02d}.md": topic(f"n{n}", " ".join(words) + ".", description="",
+                                      extra=STAMP) for n, words in enumerate(texts)}
+    root = write_tree(tmp_path_factory.mktemp("m"), {"MEMORY.md": "# M\n", **files})
+    memdir = load_memory_dir(root)
+    names = [e.file for e in memdir.topics]
+    words = [content_words(f"{e.description} {e.body}") for e in memdir.topics]
+    found = {tuple(sorted((names.index(m["files"][0]), names.index(m["files"][1]))))
+             for m in fragment_merges(memdir)}
+    assert found == _reference_merges(words, MERGE_PARTNERS)
+
+
+def test_a_crowd_of_fragments_gives_a_bounded_number_of_proposals(tmp_path: Path) -> None:
+    words = ["cache", "deploy", "script", "purged", "release", "images", "fonts", "nightly"]
+    files = {f"note{n:02d}.md": topic(f"n{n}", " ".join([*words[:5], words[5 + n % 3]]) +
+                                      f" v{n}.", description="", extra=STAMP)
+             for n in range(40)}
+    root = write_tree(tmp_path / "m", {"MEMORY.md": "# M\n", **files})
+    merges = fragment_merges(load_memory_dir(root))
+    assert 40 * MERGE_PARTNERS // 2 <= len(merges) <= 40 * MERGE_PARTNERS

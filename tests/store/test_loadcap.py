@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from prune_memory.store.index import parse_index
 from prune_memory.store.loadcap import measure, utf16_len
 
@@ -58,3 +61,10 @@ def test_unloaded_entries_are_marked_on_index_lines() -> None:
     index = parse_index(text.encode())
     late = index.lines[-1]
     assert late.links[0].target == "late_entry.md" and not late.loaded
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40)
+       | st.text(alphabet="a😀é\ud800", max_size=20))
+def test_utf16_length_counts_code_units(text: str) -> None:
+    assert utf16_len(text) == len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)

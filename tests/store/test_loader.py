@@ -4,10 +4,13 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from prune_memory.errors import BadInputError
 from prune_memory.model import EntryKind
 from prune_memory.stages.reachability import scan
+from prune_memory.store.frontmatter_parse import bounded_json, json_safe
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.safe_read import MAX_FILE_BYTES
 from tests.conftest import topic, write_tree
@@ -118,3 +121,16 @@ def test_tombstones_and_own_files_are_not_entries(tmp_path: Path) -> None:
     memdir = load_memory_dir(tmp_path)
     assert [e.file for e in memdir.topics] == ["project_auth.md"]
     assert memdir.tombstones == ("old.md",)
+
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),
+                     st.text(max_size=8), st.dates(), st.datetimes())
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.text(max_size=6), _SCALARS | st.lists(_SCALARS, max_size=3)
+                       | st.dictionaries(st.text(max_size=4), _SCALARS, max_size=3),
+                       max_size=6))
+def test_frontmatter_values_come_out_json_safe_either_way(meta: dict[str, object]) -> None:
+    """Flat frontmatter takes a short path; the result is what the full walk gives."""
+    assert bounded_json(meta) == json_safe(meta)
