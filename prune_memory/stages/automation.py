@@ -35,7 +35,8 @@ class Measured:
 # Evidence class → its record when admitted (references/judgment.md has the current run).
 MEASURED: dict[str, Measured] = {
     "line-count-drift": Measured(right=5, proposed=5),
-    "plan-carried-out": Measured(right=4, proposed=4),
+    # Right every time, but proposed too rarely yet to act alone (MIN_PROPOSALS).
+    "plan-carried-out": Measured(right=2, proposed=2),
 }
 # Only evidence that proves (git history, the files as they are) may act alone; shapes and
 # wording — a dated session log, a phrase — suggest, however well they measured.

@@ -180,13 +180,14 @@ def abandoned_strategy(ev: Evidence) -> Decision | None:
 
 def finished_work(ev: Evidence) -> Decision | None:
     """A plan git shows was carried out, or a memory that marks its own work finished."""
-    done = ev.kind(C.LOW_UTILITY, "plan-carried-out") or ev.kind(C.LOW_UTILITY, "completed-work")
+    done = ev.kind(C.LOW_UTILITY, "plan-carried-out") or \
+        ev.kind(C.LOW_UTILITY, "plan-overtaken") or ev.kind(C.LOW_UTILITY, "completed-work")
     if not done or ev.classification.cls is MemoryClass.PATTERN:
         return None
     kind = str(done[0].evidence["kind"])
     return Decision(Action.WITHDRAW, "6-completed-work", _because(
         "About work that is finished", done), evidence_class=kind,
-        strength=Strength.HISTORY if kind == "plan-carried-out" else Strength.SHAPE)
+        strength=Strength.SHAPE if kind == "completed-work" else Strength.HISTORY)
 
 
 def contradiction(ev: Evidence) -> Decision | None:

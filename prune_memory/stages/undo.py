@@ -69,7 +69,7 @@ def _undo(root: Path, record: PassRecord, now: datetime) -> Undone:
     now_there = {rel: sha_or_none(root / rel) for rel in record.after}
     if before is not None and all(now_there[rel] == before.get(stored_path(rel))
                                   for rel in now_there):
-        passrecord.write(replace(record, undone=iso_utc(now)))  # undone before a crash
+        passrecord.write(root, replace(record, undone=iso_utc(now)))  # undone before a crash
         return Undone(record.stamp, record.date, tuple(record.after), archive="(done before)")
     conflicts = [rel for rel, digest in sorted(record.after.items()) if now_there[rel] != digest]
     if before is None:
@@ -92,7 +92,7 @@ def _undo(root: Path, record: PassRecord, now: datetime) -> Undone:
                              "snapshot": str(snapshot), "files": files, "dirs": dirs})
     if outcome.status != "done":
         raise RefusedError(outcome.message)
-    passrecord.write(replace(record, undone=iso_utc(now)))
+    passrecord.write(root, replace(record, undone=iso_utc(now)))
     return Undone(record.stamp, record.date, tuple(record.after), str(kept))
 
 

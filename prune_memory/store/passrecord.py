@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from prune_memory.state import dir_key, state_subdir
-from prune_memory.store import atomic
+from prune_memory.store import atomic, vault
 from prune_memory.store.safe_read import read_regular
 from prune_memory.store.snapshot import copied, masked_in_snapshot, read_manifest, stored_path
 from prune_memory.store.stepkit import sha256
@@ -36,9 +36,18 @@ class PassRecord:
     register_ids: tuple[str, ...] = ()
     undone: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, root: Path) -> dict[str, Any]:
+        """The record as stored: a path whose name holds a secret is written the way the
+        snapshot stores it (a digest), its real name kept in the private vault."""
+        names: dict[str, str] = {}
+        after: dict[str, str | None] = {}
+        for rel, digest in self.after.items():
+            shown = stored_path(rel)
+            if shown != rel:
+                names[shown] = vault.put(root, rel.encode("utf-8", "surrogateescape")).name
+            after[shown] = digest
         return {"manifest": self.manifest, "date": self.date, "stamp": self.stamp,
-                "after": self.after, "register_ids": list(self.register_ids),
+                "after": after, "names": names, "register_ids": list(self.register_ids),
                 "undone": self.undone}
 
 
@@ -87,13 +96,24 @@ def save(root: Path, manifest: Path, stamp: str, date: str,
     record = PassRecord(path=passes_dir(root) / f"{stamp}{RECORD_SUFFIX}",
                         manifest=str(manifest), date=date, stamp=stamp,
                         after=changes_since(root, manifest, known), register_ids=register_ids)
-    write(record)
+    write(root, record)
     return record
 
 
-def write(record: PassRecord) -> None:
-    atomic.atomic_write(record.path, json.dumps(record.to_json(), indent=1).encode("utf-8"))
+def write(root: Path, record: PassRecord) -> None:
+    data = json.dumps(record.to_json(root), indent=1).encode("utf-8")
+    atomic.atomic_write(record.path, data)
     record.path.chmod(0o600)
+
+
+def _real_names(root: Path, after: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """The stored paths with their real names again, from the vault (a name the vault no
+    longer has stays as stored: that file is then undone by its register id instead)."""
+    out: dict[str, Any] = {}
+    for stored, digest in after.items():
+        kept = vault.get(root, str(names.get(stored, "")))
+        out[kept.decode("utf-8", "surrogateescape") if kept else stored] = digest
+    return out
 
 
 def records(root: Path) -> list[PassRecord]:
@@ -104,7 +124,8 @@ def records(root: Path) -> list[PassRecord]:
             data = json.loads(path.read_text(encoding="utf-8"))
             found.append(PassRecord(
                 path=path, manifest=str(data["manifest"]), date=str(data["date"]),
-                stamp=str(data["stamp"]), after=dict(data["after"]),
+                stamp=str(data["stamp"]),
+                after=_real_names(root, dict(data["after"]), dict(data.get("names") or {})),
                 register_ids=tuple(data.get("register_ids") or ()),
                 undone=data.get("undone")))
         except (OSError, ValueError, KeyError, TypeError):
@@ -120,7 +141,7 @@ def archive(root: Path, record: PassRecord, now_stamp: str) -> Path:
         if digest is None:
             continue
         data = read_regular(root / rel)  # never a FIFO or a link put there since
-        dest = target / rel
+        dest = target / stored_path(rel)  # a name holding a secret is archived by digest
         for parent in reversed(dest.relative_to(target).parents[:-1]):
             (target / parent).mkdir(mode=0o700, exist_ok=True)
         atomic.atomic_write(dest, data)

@@ -78,16 +78,32 @@ def test_one_memory_says_removed_another_still_describes_it(planner: Planner,
     assert entry_of(plan, "now.md").action is Action.KEEP
 
 
-def test_a_finished_plan_is_withdrawn_with_its_commit(planner: Planner, repo: GitRepo) -> None:
+def test_a_finished_plan_is_suggested_for_withdrawal_with_its_commit(planner: Planner,
+                                                                     repo: GitRepo) -> None:
     repo.write({"start.sh": "#!/bin/sh\n", "app.py": "x\n"}).commit("start")
     sha = repo.rm("start.sh").commit("Remove start.sh: startup moved into Python")
     planned = entry_of(planner({"project_start_removal.md": memory_file(
         "start.sh removal plan", "Absorb what `start.sh` does into the Python entry point, "
         "then delete it.", description="Plan to eliminate the start script")}),
         "project_start_removal.md")
-    assert (planned.action, planned.evidence_class) == (Action.WITHDRAW, "plan-carried-out")
+    assert (planned.suggested_action, planned.evidence_class) == (Action.WITHDRAW,
+                                                                   "plan-carried-out")
     (done,) = [f for f in planned.findings if f.evidence.get("kind") == "plan-carried-out"]
     assert done.evidence["commit"] == sha
+
+
+def test_a_plan_whose_mentioned_file_changed_is_overtaken_not_done(planner: Planner,
+                                                                  repo: GitRepo) -> None:
+    """A roadmap that names a file another change deleted is not shown carried out: what is
+    left of it is for a person to read."""
+    repo.write({"legacy.sh": "#!/bin/sh\n", "app.py": "x\n"}).commit("start")
+    repo.rm("legacy.sh").commit("Tidy the tree")
+    planned = entry_of(planner({"project_roadmap.md": memory_file(
+        "Q3 roadmap", "1. Ship the importer.\n2. Replace `legacy.sh` with a Python entry.\n"
+        "3. Add metrics.", description="Priorities agreed for the next release")}),
+        "project_roadmap.md")
+    assert (planned.suggested_action, planned.evidence_class) == (Action.WITHDRAW,
+                                                                   "plan-overtaken")
 
 
 def test_a_stale_current_release_line(planner: Planner, repo: GitRepo) -> None:

@@ -155,7 +155,8 @@ def test_a_crash_report_masks_the_secret(cli: Callable[..., CliResult],
 
 
 def test_no_text_the_tool_writes_copies_a_secret(cli: Callable[..., CliResult],
-                                                  tmp_path: Path, demo_repo: Path) -> None:
+                                                  tmp_path: Path, demo_repo: Path,
+                                                  trust_all: Path) -> None:
     """The tool's own writes: an orphan re-indexed with a secret in its description, a file
     whose name holds a token, a register row of an entry whose description holds one, a
     counter-memory drafted from a body that holds one. None of MEMORY.md, the pruning log,
