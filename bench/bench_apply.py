@@ -38,10 +38,10 @@ SHARES = MemoryShares(text=Shares(exact=0.08, near=0.04, negation=0.02), ephemer
 
 
 def in_process(root: Path, repo: Path) -> dict[str, Any]:
-    from prune_memory.pipeline import PassOptions, build_plan
-    from prune_memory.stages.passrun import finish_pass
-    from prune_memory.stages.review import auto_verdicts
-    from prune_memory.stages.snapshot import take_snapshot
+    from prune_memory.procedure.finish import finish_pass
+    from prune_memory.procedure.pipeline import PassOptions, build_plan
+    from prune_memory.procedure.review import auto_verdicts
+    from prune_memory.procedure.snapshot import take_snapshot
 
     start = time.perf_counter()
     plan = build_plan(root, PassOptions(repo=repo, now=NOW, home=root.parent / "home"))

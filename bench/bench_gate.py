@@ -40,8 +40,8 @@ def clean_text(size: int = SIZE) -> str:
     Only demo bodies the gate passes are used, so the clean case really is clean.
     """
     sys.path.insert(0, str(ROOT))
-    from prune_memory.hooks.checks import check_texts
-    from prune_memory.hooks.payload import Candidate
+    from prune_memory.claude.hooks.checks import check_texts
+    from prune_memory.claude.hooks.payload import Candidate
 
     bodies = []
     for path in sorted((ROOT / "fixtures" / "demo-memory").glob("*.md")):

@@ -32,11 +32,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from prune_memory.analysis.contradiction import NEGATIONS  # noqa: E402
 from prune_memory.jsonstore.analysis import analyse  # noqa: E402
 from prune_memory.jsonstore.records import load_store  # noqa: E402
 from prune_memory.model import Entry, EntryKind, MemoryDir  # noqa: E402
-from prune_memory.stages.contradiction import NEGATIONS  # noqa: E402
-from prune_memory.stages.fidelity import check_fidelity  # noqa: E402
+from prune_memory.procedure.fidelity import check_fidelity  # noqa: E402
 from tests.jsonstore.storegen import (  # noqa: E402
     NOW,
     generate_records,

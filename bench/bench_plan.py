@@ -55,7 +55,7 @@ FLOOR_RATIO_TARGET = 3.0
 
 def child(memory: Path, repo: Path) -> dict[str, Any]:
     """Runs in a child process: the whole `build_plan`, stage by stage, and its peak RSS."""
-    from prune_memory.pipeline import PassOptions, build_plan
+    from prune_memory.procedure.pipeline import PassOptions, build_plan
 
     stages: dict[str, float] = {}
     clock = {"stage": "", "at": time.perf_counter()}
@@ -84,9 +84,9 @@ def child(memory: Path, repo: Path) -> dict[str, Any]:
 def analysis_child(memory: Path) -> dict[str, Any]:
     """Runs in its own child process: `load_memory_dir`, then issue 5's analysis of the
     loaded entries (`check_fidelity` + `check_hygiene`) three times."""
-    from prune_memory.stages.fidelity import check_fidelity
-    from prune_memory.stages.filters import load_policy
-    from prune_memory.stages.hygiene import check_hygiene
+    from prune_memory.procedure.fidelity import check_fidelity
+    from prune_memory.procedure.filters import load_policy
+    from prune_memory.procedure.hygiene import check_hygiene
     from prune_memory.store.loader import load_memory_dir
 
     load_s, memdir = _timed(lambda: load_memory_dir(memory))

@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.gen_repo import RepoFacts, build_repo  # noqa: E402
 from prune_memory.config import Config  # noqa: E402
-from prune_memory.gitrepo import read_repo_facts  # noqa: E402
-from prune_memory.stages.staleness import probe_staleness  # noqa: E402
+from prune_memory.evidence.gitrepo import read_repo_facts  # noqa: E402
+from prune_memory.procedure.staleness import probe_staleness  # noqa: E402
 from prune_memory.store.loader import load_memory_dir  # noqa: E402
 
 MEMORIES = 5_000

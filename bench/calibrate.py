@@ -145,7 +145,7 @@ PRINCIPLES = [
     "",
     "- Every plan entry names the **evidence class** its decision rests on. A class may act",
     "  without a person (`run --yes`, or an automated `update`) only when it is listed in",
-    "  `prune_memory/stages/automation.py` — proposed at least 3 times here with precision",
+    "  `prune_memory/procedure/automation.py` — proposed at least 3 times here with precision",
     "  ≥ 0.95 — and it *proves* (git history, the files as they are) rather than suggests",
     "  (a dated log, a phrase). Everything else is planned as `review` and keeps its",
     "  `suggested_action`; the second table measures those suggestions.",

@@ -72,7 +72,7 @@ Public APIs only (issue 13): no program cache built on `re`'s private compiler, 
 kept between processes. Instead:
 
 - Regexes compile on first use, and the literals every match needs are read from the
-  pattern's own source (`regexsyntax.py`, a reader of the syntax: what it does not follow
+  pattern's own source (`matching/regexsyntax.py`, a reader of the syntax: what it does not follow
   leaves the pattern unfiltered). A pattern whose literals are absent is never run; the
   word patterns asked of every memory (`regexgate.GatedPattern`) are gated the same way.
 - One screen before the secret detectors (`secrets/scan.py`): every literal they need,

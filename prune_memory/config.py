@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from prune_memory.errors import BadInputError
+from prune_memory.matching.timedregex import TimedPattern
 from prune_memory.store.safe_read import read_regular
-from prune_memory.timedregex import TimedPattern
 
 CONFIG_FILE = ".prune-memory.toml"
 COUNT_KEYS = frozenset({"pattern", "glob", "name", "description"})
@@ -102,7 +102,7 @@ def parse_config(text: str, source: Path | None = None) -> Config:
 
 def _trusted(table: object, where: str) -> frozenset[str]:
     """`[automation] trust = [...]`: evidence classes the user accepts without review."""
-    from prune_memory.stages.evidence_class import EVIDENCE_CLASSES
+    from prune_memory.evidence.classes import EVIDENCE_CLASSES
 
     if not isinstance(table, dict):
         raise BadInputError(f"{where}: `automation` must be a table: [automation]")

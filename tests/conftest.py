@@ -19,7 +19,7 @@ DEMO_MEMORY = FIXTURES / "demo-memory"
 
 # The proof runs take most of the suite's time: start them first, so that with two workers
 # (pytest -n 2) the short tests fill the other core instead of waiting behind them.
-SLOW_FIRST = ("tests/proof/test_kill_run.py", "tests/stages/test_crash.py",
+SLOW_FIRST = ("tests/proof/test_kill_run.py", "tests/engine/test_crash.py",
               "tests/proof/test_write_faults.py", "tests/proof/test_fuzz_load.py")
 
 
@@ -84,7 +84,7 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory,
 
 def write_trust_config(config_home: Path) -> Path:
     """A user config (under `config_home`, the XDG_CONFIG_HOME) trusting every class."""
-    from prune_memory.stages.evidence_class import EVIDENCE_CLASSES
+    from prune_memory.evidence.classes import EVIDENCE_CLASSES
 
     config = config_home / "prune-memory" / "config.toml"
     config.parent.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,6 @@
 """The slow, obviously right answer: compare every pair of texts.
 
-The similarity join in `prune_memory.stages.similarity` must return exactly what this
+The similarity join in `prune_memory.analysis.similarity` must return exactly what this
 returns. Thresholds are compared as fractions, never as rounded floats. Only the
 tokeniser is shared with the package, since it defines what a word is.
 """
@@ -11,7 +11,7 @@ from collections.abc import Collection, Sequence
 from fractions import Fraction
 from itertools import combinations
 
-from prune_memory.stages.similarity import tokens
+from prune_memory.analysis.similarity import tokens
 
 Pair = tuple[int, int, float]
 Flag = tuple[int, int, float, str]

@@ -29,7 +29,8 @@ def test_core_modules_never_print_or_import_the_cli(path: Path) -> None:
 
 
 def test_tests_mirror_the_package() -> None:
-    for folder in ("store", "stages", "probes", "secrets", "jsonstore", "cli"):
+    for folder in ("procedure", "analysis", "evidence", "engine", "store", "claude", "lint",
+                   "matching", "secrets", "jsonstore", "cli"):
         assert (ROOT / "tests" / folder).is_dir(), folder
 
 

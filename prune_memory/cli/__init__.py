@@ -12,7 +12,7 @@ __all__ = ["app", "main", "run_app"]
 
 def _hook_fast_path(argv: list[str]) -> bool:
     """`hook gate` and `hook record-read` run on every tool call Claude makes: they skip typer
-    and rich (`prune_memory.hooks.entry`), unless someone asks for their help text."""
+    and rich (`prune_memory.claude.hooks.entry`), unless someone asks for their help text."""
     return argv[1:2] == ["hook"] and argv[2:3] in (["gate"], ["record-read"]) \
         and not {"--help", "-h"} & set(argv[3:])
 
@@ -38,7 +38,7 @@ if not _hook_fast_path(sys.argv):
 def main() -> None:
     """Console-script entry point."""
     if _hook_fast_path(sys.argv):
-        from prune_memory.hooks.entry import main as hook_main
+        from prune_memory.claude.hooks.entry import main as hook_main
 
         sys.exit(hook_main(sys.argv[2:]))
     sys.exit(run_app(app))

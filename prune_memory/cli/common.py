@@ -116,7 +116,7 @@ def resolve_memory_dir(memory_dir: Path | None, project: Path | None,
                        option: Path | None = None) -> Path:
     """The directory named on the command line (MEMORY_DIR or --memory-dir), by --project,
     or for the current git root. Every command names it these same ways."""
-    from prune_memory.store.locate import memory_dir_for_project
+    from prune_memory.claude.locate import memory_dir_for_project
 
     given = [g for g in (memory_dir, option, project) if g is not None]
     if len(given) > 1:
@@ -129,7 +129,7 @@ def resolve_memory_dir(memory_dir: Path | None, project: Path | None,
 
 def resolve_repo(repo: Path | None, memory_dir: Path, project: Path | None) -> Path | None:
     """The project repo: --repo, else the project's git root, else the current git root."""
-    from prune_memory.store.locate import git_root
+    from prune_memory.claude.locate import git_root
 
     if repo is not None:
         if not repo.expanduser().is_dir():

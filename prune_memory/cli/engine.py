@@ -12,6 +12,9 @@ from typing import Annotated
 
 import typer
 
+from prune_memory.analysis.claudemd import read_claude_md
+from prune_memory.analysis.inoculation_check import claude_md_conflict, field_problem
+from prune_memory.claude.locate import git_root
 from prune_memory.cli.common import (
     JsonOpt,
     MemoryDirArg,
@@ -26,15 +29,12 @@ from prune_memory.cli.common import (
     snapshot_dir_path,
     warn,
 )
+from prune_memory.engine import apply
+from prune_memory.engine.apply import ApplyResult, Inoculation, WithdrawRequest
 from prune_memory.errors import BadInputError, RefusedError
-from prune_memory.stages import apply
-from prune_memory.stages.apply import ApplyResult, Inoculation, WithdrawRequest
-from prune_memory.stages.auditlog import AuditSummary, write_audit
-from prune_memory.stages.claudemd import read_claude_md
-from prune_memory.stages.inoculation_check import claude_md_conflict, field_problem
-from prune_memory.stages.passrun import record_pass
-from prune_memory.stages.snapshot import Snapshot, take_snapshot
-from prune_memory.store.locate import git_root
+from prune_memory.procedure.auditlog import AuditSummary, write_audit
+from prune_memory.procedure.finish import record_pass
+from prune_memory.procedure.snapshot import Snapshot, take_snapshot
 from prune_memory.store.pruninglog import read_log
 
 FileArg = Annotated[str, typer.Argument(help="The memory file (a path, or a name inside "

@@ -1,7 +1,7 @@
 """`hook gate|record-read|install|uninstall` and `skill install`: the Claude Code integration.
 
 Claude Code runs `hook gate` and `hook record-read` itself, on every matching tool call; the
-console script sends those two straight to `prune_memory.hooks.entry` without loading typer.
+console script sends those two straight to `prune_memory.claude.hooks.entry` without loading typer.
 The commands here give them help text and let them run in-process too.
 """
 
@@ -14,12 +14,11 @@ from typing import Annotated
 
 import typer
 
-from prune_memory.cli.common import app, console
-from prune_memory.errors import BadInputError
-from prune_memory.hooks import entry
-from prune_memory.hooks.command import check_command, installed_command
-from prune_memory.hooks.gate import ENV_MODE, Mode
-from prune_memory.hooks.settings import (
+from prune_memory.claude.hooks import entry
+from prune_memory.claude.hooks.command import check_command, installed_command
+from prune_memory.claude.hooks.gate import ENV_MODE, Mode
+from prune_memory.claude.locate import git_root
+from prune_memory.claude.settings import (
     FileChange,
     Scope,
     hook_entries,
@@ -27,8 +26,9 @@ from prune_memory.hooks.settings import (
     settings_file,
     uninstall_hooks,
 )
-from prune_memory.hooks.skill import install_skill, skill_file
-from prune_memory.store.locate import git_root
+from prune_memory.claude.skill import install_skill, skill_file
+from prune_memory.cli.common import app, console
+from prune_memory.errors import BadInputError
 
 hook_app = typer.Typer(
     name="hook", no_args_is_help=True, rich_markup_mode=None,

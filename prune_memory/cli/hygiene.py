@@ -20,14 +20,14 @@ from prune_memory.cli.common import (
     resolve_memory_dir,
 )
 from prune_memory.errors import BadInputError, ExitCode
-from prune_memory.model import LoadError
-from prune_memory.stages.lint import (
+from prune_memory.lint.checks import (
     DEFAULT_MAX_AGE_DAYS,
     DEFAULT_MAX_ENTRIES,
     LintOptions,
     LintReport,
 )
-from prune_memory.stages.lint_suggest import Listing
+from prune_memory.lint.suggest import Listing
+from prune_memory.model import LoadError
 
 STORE_SUFFIXES = (".json", ".jsonl")
 
@@ -84,13 +84,13 @@ def lint(target: TargetArg = None, *, store: StoreOpt = None, project: ProjectOp
     target = store if store is not None else target
     if target is not None and project is None and (store is not None or _is_store(target)):
         from prune_memory.jsonstore.records import read_store_leniently
-        from prune_memory.stages.lint import lint_store
+        from prune_memory.lint.checks import lint_store
 
         read = read_store_leniently(target)
         report = lint_store(read.records, target=str(target), now=when, options=options,
                             problems=read.problems)
     else:
-        from prune_memory.stages.lint import lint_memory_dir
+        from prune_memory.lint.checks import lint_memory_dir
         from prune_memory.store.loader import load_memory_dir
 
         memdir = load_memory_dir(resolve_memory_dir(target, project))
@@ -117,7 +117,7 @@ def filters_init(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
 
     Example: prune-memory filters init --project ~/code/app
     """
-    from prune_memory.stages.filters import init_policy
+    from prune_memory.procedure.filters import init_policy
 
     written = init_policy(resolve_memory_dir(memory_dir, project, dir_opt), force=force)
     print(f"wrote {written}; add your own [[never_persist]] rules to its policy block")

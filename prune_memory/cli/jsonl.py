@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from prune_memory.analysis.contradiction import NegationSet, negation_words
 from prune_memory.cli.common import JsonOpt, NowOpt, app, emit_json, parse_now
 from prune_memory.errors import BadInputError, ExitCode
 from prune_memory.jsonstore.analysis import NEAR_THRESHOLD, analyse, denial_flags, report
@@ -26,7 +27,6 @@ from prune_memory.jsonstore.recall import (
     store_documents,
 )
 from prune_memory.jsonstore.records import load_store
-from prune_memory.stages.contradiction import NegationSet, negation_words
 
 jsonl_app = typer.Typer(
     name="jsonl", no_args_is_help=True, rich_markup_mode=None,

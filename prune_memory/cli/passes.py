@@ -23,8 +23,8 @@ from prune_memory.cli.common import (
 )
 from prune_memory.errors import ExitCode
 from prune_memory.model import LoadError
-from prune_memory.pipeline import PassOptions, build_plan
 from prune_memory.plan import Plan
+from prune_memory.procedure.pipeline import PassOptions, build_plan
 from prune_memory.report.formats import Format, renderer
 
 DiffOpt = Annotated[bool, typer.Option(
@@ -37,7 +37,7 @@ ConfigOpt = Annotated[Path | None, typer.Option(
 
 def pass_options(root: Path, repo: Path | None, project: Path | None, now: str | None,
                  config: Path | None) -> PassOptions:
-    from prune_memory.hooks.recall import measured_reads
+    from prune_memory.claude.hooks.recall import measured_reads
 
     moment = parse_now(now)
     return PassOptions(repo=resolve_repo(repo, root, project), now=moment, config=config,
@@ -57,7 +57,7 @@ def plan(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
     root = resolve_memory_dir(memory_dir, project, dir_opt)
     result = build_plan(root, pass_options(root, repo, project, now, config))
     if diff:
-        from prune_memory.stages.plandiff import plan_diff
+        from prune_memory.engine.preview import plan_diff
 
         text = plan_diff(root, result)
         typer.echo(text, nl=False)

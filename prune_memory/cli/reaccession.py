@@ -21,7 +21,7 @@ from prune_memory.cli.common import (
 )
 from prune_memory.cli.engine import ReasonOpt, SnapshotDirOpt, render_result
 from prune_memory.errors import BadInputError
-from prune_memory.stages.passrun import record_pass
+from prune_memory.procedure.finish import record_pass
 
 
 @app.command()
@@ -54,9 +54,9 @@ def reaccession(
     Example: prune-memory reaccession 2026-11-29-03 --lines 4 --file project_cache_ttl.md
     --reason "the TTL still holds"
     """
-    from prune_memory.stages.apply_session import recover
-    from prune_memory.stages.reaccession import reaccession, request, withdrawn_body
-    from prune_memory.stages.snapshot import take_snapshot
+    from prune_memory.engine.reaccession import reaccession, request, withdrawn_body
+    from prune_memory.engine.session import recover
+    from prune_memory.procedure.snapshot import take_snapshot
 
     root = resolve_memory_dir(memory_dir, project, dir_opt)
     withdrawn = withdrawn_body(root, register_id)

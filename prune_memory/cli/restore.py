@@ -20,9 +20,9 @@ from prune_memory.cli.common import (
     warn,
 )
 from prune_memory.cli.engine import render_result
+from prune_memory.engine import apply
+from prune_memory.engine.undo import Restorable, Undone, restorable, undo_passes
 from prune_memory.errors import BadInputError, ExitCode
-from prune_memory.stages import apply
-from prune_memory.stages.undo import Restorable, Undone, restorable, undo_passes
 
 RegisterIdArg = Annotated[str | None, typer.Argument(
     help="Register id, YYYY-MM-DD-NN (a withdrawal or an update).", show_default=False)]

@@ -12,22 +12,22 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
+from prune_memory.analysis.inoculation_check import inoculation_problem
 from prune_memory.cli import review_screen as screen
 from prune_memory.cli.common import ask, console
 from prune_memory.cli.review_ui import Review, run_review
+from prune_memory.engine.results import Skipped
 from prune_memory.errors import ExitCode
 from prune_memory.model import JSON
 from prune_memory.plan import Inoculation, Plan, PlanEntry
-from prune_memory.report.wrapping import labelled, wrap
-from prune_memory.stages.apply_result import Skipped
-from prune_memory.stages.inoculation_check import inoculation_problem
-from prune_memory.stages.review import Choice, ReviewSession, Verdict, auto_verdicts, tally
-from prune_memory.stages.review_state import (
+from prune_memory.procedure.review import Choice, ReviewSession, Verdict, auto_verdicts, tally
+from prune_memory.procedure.review_state import (
     drop_session,
     load_session,
     remember_keeps,
     save_session,
 )
+from prune_memory.report.wrapping import labelled, wrap
 from prune_memory.store.loader import load_memory_dir
 
 INTERRUPTED = 130  # Ctrl-C, as shells report it

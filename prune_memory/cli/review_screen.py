@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import difflib
 
+from prune_memory.evidence.classes import Strength, evidence_words
 from prune_memory.model import Action
 from prune_memory.plan import PlanEntry
+from prune_memory.procedure.review import offered
 from prune_memory.report.wrapping import wrap
 from prune_memory.secrets.mask import mask_text
-from prune_memory.stages.evidence_class import Strength, evidence_words
-from prune_memory.stages.review import offered
 
 # (key, what it does) in the order the help lists them.
 KEYS = (

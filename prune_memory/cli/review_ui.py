@@ -18,12 +18,12 @@ from rich.console import Console
 
 from prune_memory.cli import review_screen as screen
 from prune_memory.cli.common import ask
+from prune_memory.engine.build_line import is_index_line
 from prune_memory.model import Action
 from prune_memory.plan import Inoculation, PlanEntry
+from prune_memory.procedure.review import Choice, ReviewSession, Verdict, proposed_verdict
 from prune_memory.report.wrapping import wrap
 from prune_memory.secrets.mask import mask_text
-from prune_memory.stages.apply_line import is_index_line
-from prune_memory.stages.review import Choice, ReviewSession, Verdict, proposed_verdict
 
 FIELDS = (("pattern", "Pattern"), ("period", "Period"), ("evidence", "Evidence"),
           ("abandonment_reason", "Abandonment reason"),

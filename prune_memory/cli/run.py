@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from prune_memory.analysis.claudemd import read_claude_md
 from prune_memory.cli.common import (
     MemoryDirArg,
     MemoryDirOpt,
@@ -23,17 +24,16 @@ from prune_memory.cli.common import (
 from prune_memory.cli.passes import ConfigOpt, pass_options, render_plan
 from prune_memory.cli.progress import stage_progress
 from prune_memory.cli.review_flow import auto_decide, review_and_confirm
+from prune_memory.engine.session import writing
 from prune_memory.errors import BadInputError, ExitCode
 from prune_memory.model import JSON, LoadError
-from prune_memory.pipeline import PassOptions, build_plan
 from prune_memory.plan import Plan
+from prune_memory.procedure.finish import PassReport, finish_pass
+from prune_memory.procedure.pipeline import PassOptions, build_plan
+from prune_memory.procedure.review_state import drop_session, kept_entries, remember_keeps
+from prune_memory.procedure.snapshot import take_snapshot
 from prune_memory.report.formats import Format
 from prune_memory.report.summary import summary_lines
-from prune_memory.stages.apply_session import writing
-from prune_memory.stages.claudemd import read_claude_md
-from prune_memory.stages.passrun import PassReport, finish_pass
-from prune_memory.stages.review_state import drop_session, kept_entries, remember_keeps
-from prune_memory.stages.snapshot import take_snapshot
 
 YesOpt = Annotated[bool, typer.Option(
     "--yes", "-y", help="Apply withdrawals and inoculations without asking; updates, flags "

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from prune_memory.analysis.renames import SweepReport, parse_rename, sweep
 from prune_memory.cli.common import (
     JsonOpt,
     MemoryDirArg,
@@ -24,15 +25,14 @@ from prune_memory.cli.common import (
     warn,
 )
 from prune_memory.cli.engine import render_result
+from prune_memory.engine.results import ApplyResult
+from prune_memory.engine.session import writing
 from prune_memory.errors import ExitCode
 from prune_memory.model import MemoryDir
-from prune_memory.stages.apply_result import ApplyResult
-from prune_memory.stages.apply_session import writing
-from prune_memory.stages.auditlog import AuditSummary, write_audit
-from prune_memory.stages.passrun import record_pass
-from prune_memory.stages.snapshot import take_snapshot
-from prune_memory.stages.sweep import SweepReport, parse_rename, sweep
-from prune_memory.stages.sweep_apply import apply_sweep
+from prune_memory.procedure.auditlog import AuditSummary, write_audit
+from prune_memory.procedure.finish import record_pass
+from prune_memory.procedure.snapshot import take_snapshot
+from prune_memory.procedure.sweep import apply_sweep
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.pruninglog import read_log
 

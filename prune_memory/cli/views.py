@@ -7,6 +7,9 @@ from typing import Annotated
 
 import typer
 
+from prune_memory.claude.hooks.recall import measured_reads
+from prune_memory.claude.locate import locate
+from prune_memory.claude.locate import projects_dir as projects_folder
 from prune_memory.cli.common import (
     JsonOpt,
     MemoryDirArg,
@@ -21,14 +24,11 @@ from prune_memory.cli.common import (
     resolve_memory_dir,
 )
 from prune_memory.errors import ExitCode
-from prune_memory.hooks.recall import measured_reads
+from prune_memory.procedure.inventory import take_inventory
+from prune_memory.procedure.reachability import scan as scan_reachability
+from prune_memory.procedure.status import check_due, collect_status
 from prune_memory.report import views
-from prune_memory.stages.inventory import take_inventory
-from prune_memory.stages.reachability import scan as scan_reachability
-from prune_memory.stages.status import check_due, collect_status
 from prune_memory.store.loader import load_memory_dir
-from prune_memory.store.locate import locate
-from prune_memory.store.locate import projects_dir as projects_folder
 from prune_memory.store.pruninglog import read_log
 
 

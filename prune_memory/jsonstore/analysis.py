@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
-from prune_memory.gcpause import collector_paused
+from prune_memory.analysis.contradiction import NEGATIONS, Contradiction, contradictions
+from prune_memory.analysis.decay import idle_days, staleness
+from prune_memory.analysis.gcpause import collector_paused
+from prune_memory.analysis.similarity import Corpus, Pair, jaccard
 from prune_memory.jsonstore.records import StoreRecord
 from prune_memory.model import JSON
-from prune_memory.stages.contradiction import NEGATIONS, Contradiction, contradictions
-from prune_memory.stages.decay import idle_days, staleness
-from prune_memory.stages.similarity import Corpus, Pair, jaccard
 
 NEAR_THRESHOLD = 0.8
 
@@ -69,8 +69,8 @@ def denial_flags(records: Sequence[StoreRecord], analysis: StoreAnalysis) -> lis
     """Contradiction flags the negation-word rule misses ("resets nightly" against "does not
     reset nightly" share too few words), in the report's flag shape; pairs it already
     flagged are left out."""
-    from prune_memory.stages.negation import denied_pairs
-    from prune_memory.stages.similarity import token_set
+    from prune_memory.analysis.negation import denied_pairs
+    from prune_memory.analysis.similarity import token_set
 
     flagged = {(c.first, c.second) for c in analysis.contradictions}
     ids = [record.id for record in records]

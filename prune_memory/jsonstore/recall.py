@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from prune_memory.analysis.similarity import token_set
 from prune_memory.errors import BadInputError
 from prune_memory.jsonstore.records import StoreRecord
 from prune_memory.model import JSON, MemoryDir
-from prune_memory.stages.similarity import token_set
 
 TOP_HITS = 3
 

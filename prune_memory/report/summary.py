@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from prune_memory.engine.results import Applied, Skipped
 from prune_memory.model import INDEX_FILE, LOG_FILE, Action
+from prune_memory.procedure.finish import PassReport
 from prune_memory.report.wrapping import labelled, wrap
-from prune_memory.stages.apply_result import Applied, Skipped
-from prune_memory.stages.passrun import PassReport
 
 WIDE = 11  # the longest label, "to withdraw"
 

@@ -8,11 +8,11 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from prune_memory.claude.locate import Location
 from prune_memory.model import LoadCap
-from prune_memory.stages.inventory import Inventory
-from prune_memory.stages.reachability import Reachability
-from prune_memory.stages.status import ProjectStatus
-from prune_memory.store.locate import Location
+from prune_memory.procedure.inventory import Inventory
+from prune_memory.procedure.reachability import Reachability
+from prune_memory.procedure.status import ProjectStatus
 
 
 def load_cap_line(cap: LoadCap) -> Text:

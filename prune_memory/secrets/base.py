@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 if TYPE_CHECKING:
-    from prune_memory.regexgate import Regex
+    from prune_memory.matching.regexgate import Regex
 
 JSON = dict[str, Any]  # kept local: this package must import without the rest of the tool
 

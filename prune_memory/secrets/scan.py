@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from prune_memory.regexgate import ASCII_LOOKALIKES, any_of, lowered
+from prune_memory.matching.regexgate import ASCII_LOOKALIKES, any_of, lowered
 from prune_memory.secrets.base import SecretDetector, SecretHit, SecretSpan, shown_prefix
 from prune_memory.secrets.patterns import PatternDetector
 from prune_memory.secrets.shortkeys import ShortKeyDetector

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from prune_memory.regexgate import LazyPattern
+from prune_memory.matching.regexgate import LazyPattern
 from prune_memory.secrets.base import VENDOR_FORMAT
 from prune_memory.secrets.patterns import LabelledPattern, PatternDetector
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from prune_memory.regexgate import LazyPattern
+from prune_memory.matching.regexgate import LazyPattern
 
 # Words that show a value is a stand-in, a pointer to a vault, or a how-to, not a credential.
 _STAND_IN_WORDS = (

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.store import atomic, journal, lock
+from prune_memory.engine import lock
+from prune_memory.engine.steps import journal
+from prune_memory.store import atomic
 from prune_memory.store.pruninglog import read_log
 from tests.conftest import CliResult, topic, write_tree
 

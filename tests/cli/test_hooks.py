@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.hooks.command import installed_command
-from prune_memory.hooks.recall import measured_reads
+from prune_memory.claude.hooks.command import installed_command
+from prune_memory.claude.hooks.recall import measured_reads
+from tests.claude.conftest import TOKEN, post_read, write
 from tests.conftest import CliResult, topic, write_tree
-from tests.hooks.conftest import TOKEN, post_read, write
 
 Cli = Callable[..., CliResult]
 OTHER_HOOK = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [

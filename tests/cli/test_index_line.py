@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from prune_memory.engine.tombstone import parse_tombstone
 from prune_memory.store.pruninglog import read_log
-from prune_memory.store.tombstone import parse_tombstone
 from tests.conftest import CliResult, topic, write_tree
 
 # These tests drive the write engine through `run --yes`: every evidence class is trusted.

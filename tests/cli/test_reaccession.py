@@ -7,10 +7,10 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from prune_memory.store.journal import pack
+from prune_memory.engine.steps.journal import pack
+from prune_memory.engine.steps.kit import sha256
+from prune_memory.engine.steps.reaccession import run_reaccession
 from prune_memory.store.pruninglog import read_log
-from prune_memory.store.step_reaccession import run_reaccession
-from prune_memory.store.stepkit import sha256
 from tests.conftest import CliResult, topic, write_tree
 
 Cli = Callable[..., CliResult]

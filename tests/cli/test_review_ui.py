@@ -15,14 +15,14 @@ from prune_memory.cli.review_flow import describe
 from prune_memory.cli.review_ui import Review, handle, run_review
 from prune_memory.model import Action, Finding, FindingCode, MemoryClass
 from prune_memory.plan import Inoculation, Plan, PlanEntry
-from prune_memory.stages.review import (
+from prune_memory.procedure.review import (
     Choice,
     ReviewSession,
     Verdict,
     auto_verdicts,
     review_items,
 )
-from prune_memory.stages.review_state import (
+from prune_memory.procedure.review_state import (
     kept_entries,
     load_session,
     remember_keeps,

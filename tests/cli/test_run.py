@@ -151,7 +151,7 @@ def test_a_second_writer_is_refused_while_a_pass_holds_the_lock(
     import subprocess
     import sys
 
-    from prune_memory.store import lock
+    from prune_memory.engine import lock
 
     with lock.holding(demo_memory):
         before = tree_hash(demo_memory)

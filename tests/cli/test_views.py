@@ -43,7 +43,7 @@ def test_where_json(cli: Cli, tmp_path: Path) -> None:
 
 
 def test_project_option_finds_the_directory(cli: Cli, tmp_path: Path) -> None:
-    from prune_memory.store.locate import locate
+    from prune_memory.claude.locate import locate
 
     memory = locate(tmp_path).memory_dir
     write_tree(memory, GOOD)

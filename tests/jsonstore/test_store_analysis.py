@@ -5,9 +5,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from prune_memory.analysis.contradiction import SEED_NEGATIONS
 from prune_memory.jsonstore.analysis import analyse, report
 from prune_memory.jsonstore.records import load_store
-from prune_memory.stages.contradiction import SEED_NEGATIONS
 from tests.jsonstore.seed_example import write_store
 
 NOW = datetime(2026, 10, 12, tzinfo=UTC)

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from prune_memory.analysis.contradiction import NEGATIONS, SEED_NEGATIONS
 from prune_memory.jsonstore.analysis import StoreAnalysis, analyse
 from prune_memory.jsonstore.records import StoreRecord
-from prune_memory.stages.contradiction import NEGATIONS, SEED_NEGATIONS
 from tests.jsonstore.storegen import generate_records
 from tests.reference_allpairs import reference_store
 

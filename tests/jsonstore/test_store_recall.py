@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from prune_memory.analysis.similarity import token_set
 from prune_memory.errors import BadInputError
 from prune_memory.jsonstore.recall import (
     load_checks,
@@ -16,7 +17,6 @@ from prune_memory.jsonstore.recall import (
 )
 from prune_memory.jsonstore.records import load_store
 from prune_memory.model import Entry, EntryKind, MemoryDir
-from prune_memory.stages.similarity import token_set
 from tests.jsonstore.seed_example import CHECK_ARCHIVED, CHECKS, write_store
 
 

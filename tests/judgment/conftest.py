@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.pipeline import PassOptions, build_plan
 from prune_memory.plan import Plan, PlanEntry
+from prune_memory.procedure.pipeline import PassOptions, build_plan
 from tests.conftest import write_tree
-from tests.probes.gitbuild import GitRepo
+from tests.evidence.probes.gitbuild import GitRepo
 
 NOW = datetime(2026, 11, 29, 12, tzinfo=UTC)
 Planner = Callable[[dict[str, str]], Plan]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from prune_memory.model import Action
+from tests.evidence.probes.gitbuild import GitRepo
 from tests.judgment.conftest import Planner, entry_of, memory_file, messages
-from tests.probes.gitbuild import GitRepo
 
 
 @pytest.mark.parametrize("body", [

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from prune_memory.model import Action
+from tests.evidence.probes.gitbuild import GitRepo
 from tests.judgment.conftest import Planner, entry_of, memory_file, messages
-from tests.probes.gitbuild import GitRepo
 
 
 def start(repo: GitRepo) -> None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from prune_memory.model import Action
-from prune_memory.stages.reachability import scan
+from prune_memory.procedure.reachability import scan
 from prune_memory.store.loader import load_memory_dir
 from tests.conftest import write_tree
+from tests.evidence.probes.gitbuild import GitRepo
 from tests.judgment.conftest import Planner, entry_of
-from tests.probes.gitbuild import GitRepo
 
 
 def test_an_unquoted_colon_in_a_description_is_read_not_rejected(tmp_path: Path) -> None:

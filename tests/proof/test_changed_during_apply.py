@@ -19,13 +19,14 @@ from pathlib import Path
 
 import pytest
 
+from prune_memory.engine import apply
+from prune_memory.engine.apply import WithdrawRequest
+from prune_memory.engine.steps import journal
 from prune_memory.errors import RefusedError
 from prune_memory.model import INDEX_FILE, LOG_FILE
 from prune_memory.plan import Inoculation
-from prune_memory.stages import apply
-from prune_memory.stages.apply import WithdrawRequest
-from prune_memory.stages.snapshot import take_snapshot
-from prune_memory.store import atomic, journal
+from prune_memory.procedure.snapshot import take_snapshot
+from prune_memory.store import atomic
 from prune_memory.store.pruninglog import read_log
 from prune_memory.store.snapshot import read_snapshot_file
 from tests.conftest import topic, write_tree

@@ -21,7 +21,7 @@ from prune_memory.cli import run as run_command
 from prune_memory.errors import ExitCode
 from prune_memory.model import INDEX_FILE
 from prune_memory.plan import Plan
-from prune_memory.stages.review import AUTO_APPLIED
+from prune_memory.procedure.review import AUTO_APPLIED
 from prune_memory.store.pruninglog import read_log
 from tests.conftest import CliResult
 from tests.jsonstore.storegen import Shares

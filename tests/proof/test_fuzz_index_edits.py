@@ -1,8 +1,8 @@
 """Fuzzing the index rewriters: every byte they do not own comes out as it went in.
 
-`store/indexedit.py` (withdraw and restore) and `store/indexrepair.py` (step 9's repairs)
-get indexes made of odd lines: links in every shape, code fences, comments, reference
-definitions, wiki links, unicode, NUL bytes, lone CRs, CRLF, a BOM, no final newline.
+`engine/edits/index_lines.py` (withdraw and restore) and `engine/edits/index_repair.py`
+(step 9's repairs) get indexes made of odd lines: links in every shape, code fences, comments,
+reference definitions, wiki links, unicode, NUL bytes, lone CRs, CRLF, a BOM, no final newline.
 An edit may only drop, add or change the lines it is about; the rest keeps its bytes, in
 order, and a withdrawal followed by a restore gives back the original file.
 """
@@ -13,8 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from prune_memory.engine.edits import index_lines as indexedit
+from prune_memory.engine.edits import index_repair as indexrepair
 from prune_memory.errors import RefusedError
-from prune_memory.store import indexedit, indexrepair
 
 TARGET = "f.md"
 BOM = b"\xef\xbb\xbf"

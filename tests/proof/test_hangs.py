@@ -21,14 +21,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prune_memory import timedregex
+from prune_memory.claude.hooks import checks, gate
+from prune_memory.claude.hooks.gate import Decision, Mode, decide
+from prune_memory.claude.hooks.payload import Candidate
 from prune_memory.errors import ExitCode
-from prune_memory.hooks import checks, gate
-from prune_memory.hooks.gate import Decision, Mode, decide
-from prune_memory.hooks.payload import Candidate
+from prune_memory.matching import timedregex
 from prune_memory.secrets.scan import find_spans
+from tests.claude.conftest import write
 from tests.conftest import CliResult, topic, write_tree
-from tests.hooks.conftest import write
 from tests.secrets.corpus import secrets
 
 Cli = Callable[..., CliResult]
@@ -170,7 +170,7 @@ def test_a_key_across_a_piece_end_is_reported_once_whole_when_the_next_starts_mi
 
 @pytest.mark.parametrize("where", ["start", "middle", "end"])
 def test_a_secret_anywhere_in_one_long_line_is_found(where: str) -> None:
-    from tests.hooks.conftest import TOKEN
+    from tests.claude.conftest import TOKEN
 
     filler = "filler words with no line end " * 12_000  # 360 KB: two pieces, cut mid-line
     text = {"start": f"{TOKEN} {filler}", "middle": f"{filler[:200_000]} {TOKEN} "

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from prune_memory.engine import apply
 from prune_memory.errors import ExitCode
-from prune_memory.stages import apply
-from prune_memory.stages.snapshot import take_snapshot
+from prune_memory.procedure.snapshot import take_snapshot
 from prune_memory.store.pruninglog import read_log
 from tests.conftest import DEMO_MEMORY, CliResult, topic, write_tree
 

@@ -8,11 +8,11 @@ from pathlib import Path
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from prune_memory.analysis.access import estimate_access
+from prune_memory.analysis.similarity import has_words, tokens
 from prune_memory.secrets.base import SecretSpan
 from prune_memory.secrets.scan import _merge
 from prune_memory.secrets.vendor import VENDOR_PLUGINS, triggered
-from prune_memory.stages.access import estimate_access
-from prune_memory.stages.similarity import has_words, tokens
 from prune_memory.store.loader import load_memory_dir
 from tests.secrets.corpus import lookalikes, secrets
 

@@ -205,8 +205,8 @@ def test_no_text_the_tool_writes_copies_a_secret(cli: Callable[..., CliResult],
 
 def test_the_gate_never_names_a_secret_in_a_file_name(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from prune_memory.hooks.gate import Mode, answer, decide
-    from tests.hooks.conftest import TOKEN, write
+    from prune_memory.claude.hooks.gate import Mode, answer, decide
+    from tests.claude.conftest import TOKEN, write
 
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
     memory = tmp_path / "claude" / "projects" / "-work-app" / "memory"

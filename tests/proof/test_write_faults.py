@@ -25,8 +25,8 @@ from typing import Any
 import pytest
 
 from bench.gen_store import MemoryShares, write_memory_dir
+from prune_memory.engine import apply
 from prune_memory.errors import ExitCode
-from prune_memory.stages import apply
 from prune_memory.store import atomic
 from tests.conftest import CliResult
 from tests.jsonstore.storegen import Shares

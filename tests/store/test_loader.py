@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from prune_memory.errors import BadInputError
 from prune_memory.model import EntryKind
-from prune_memory.stages.reachability import scan
+from prune_memory.procedure.reachability import scan
 from prune_memory.store.frontmatter_parse import bounded_json, json_safe
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.safe_read import MAX_FILE_BYTES

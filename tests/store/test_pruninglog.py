@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from prune_memory.store.logedit import (
+from prune_memory.engine.edits.log_rows import (
     add_change_row,
     add_protected,
     add_register_row,

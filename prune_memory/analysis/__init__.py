@@ -1,0 +1,1 @@
+"""Text analysis: duplicates, contradictions, noise and the other readings of memories."""

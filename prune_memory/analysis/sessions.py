@@ -1,0 +1,97 @@
+"""Session logs and standing rules: telling a record of one session from a rule that lasts.
+
+A feedback memory says what to do from now on: a `Why:` / `How to apply:` pair, or
+imperative wording. It may mention "this session" or "next session" and still be a rule.
+A session log reports what happened once: a dated name (`session_2026-03-17.md`,
+`bugs_2026_03_30.md`), a heading or description about one session, a list of things
+fixed that day, and no rule for later. Only the second shape is evidence for withdrawal.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from prune_memory.matching.regexgate import GatedPattern
+from prune_memory.model import Entry, EntryKind, Finding, FindingCode
+
+_RULE_MARKERS = re.compile(
+    r"^\s*(?:[*_]{0,2})(?:why|how to apply|rule|规则|原因|怎么用|如何应用|warum|anwendung|"
+    r"por qué|cómo aplicar)(?:[*_]{0,2})\s*[:：]", re.IGNORECASE | re.MULTILINE)
+_IMPERATIVE = GatedPattern(
+    r"\b(?:always|never|must|do not|don't|prefer|avoid|make sure|remember to|instead of)\b|"
+    r"必须|不要|禁止|永远|总是|务必|immer|niemals|nie\b|siempre|nunca",
+    re.IGNORECASE)
+_DATED_NAME = re.compile(r"(?:19|20)\d\d[-_.]?(?:0[1-9]|1[0-2])[-_.]?(?:[0-2]\d|3[01])")
+_SESSION_WORDS = GatedPattern(
+    r"\b(?:session|sitzung|sesión|bug ?log|changelog of the day|marathon|today|tonight|"
+    r"yesterday|tomorrow)\b|会话|今天|今晚|明天|明日|昨天",
+    re.IGNORECASE)
+_FIXED_ITEMS = GatedPattern(r"\b(?:fixed|resolved|root cause|was broken|caused)\b", re.IGNORECASE)
+_HEADING = re.compile(r"^#{1,6}\s+(.+)$", re.MULTILINE)
+
+# Signals needed before a memory reads as a log of one session; a rule in it asks for more.
+SESSION_LOG_AT = 2
+SESSION_LOG_WITH_RULE_AT = 3
+
+
+@dataclass(frozen=True)
+class SessionSignals:
+    """What makes an entry read like a log of one session, and what speaks against it."""
+
+    signals: tuple[str, ...]
+    rule: str | None
+
+    @property
+    def score(self) -> int:
+        return len(self.signals)
+
+
+def standing_rule(entry: Entry) -> str | None:
+    """Why the entry reads as a lasting rule (a quoted marker or phrase), or None."""
+    if entry.memory_type in ("feedback", "user"):
+        return f"type: {entry.memory_type}"
+    text = entry.text
+    if found := _RULE_MARKERS.search(text):
+        return f"rule marker {found.group(0).strip()!r}"
+    imperatives = _IMPERATIVE.findall(text)
+    if len(imperatives) >= 3:
+        return f"imperative wording ({', '.join(dict.fromkeys(i.lower() for i in imperatives))})"
+    return None
+
+
+def session_signals(entry: Entry, *, rule_from: int = 0) -> SessionSignals:
+    """The signals of a one-session log in the entry's name, head and body; the standing
+    rule is looked for when there are at least `rule_from` signals (else it is None)."""
+    if entry.kind is EntryKind.INDEX_LINE:
+        return SessionSignals((), None)
+    signals: list[str] = []
+    stem = entry.file.removesuffix(".md")
+    if dated := _DATED_NAME.search(stem):
+        signals.append(f"dated file name ({dated.group(0)})")
+    head = " ".join((entry.name, entry.description, *_headings(entry.body)[:2]))
+    if words := _SESSION_WORDS.search(head):
+        signals.append(f"its title or first heading speaks of one session ({words.group(0)!r})")
+    fixes = len(_FIXED_ITEMS.findall(entry.body))
+    if fixes >= 3:
+        signals.append(f"a list of things fixed then ({fixes} fixes told)")
+    rule = standing_rule(entry) if len(signals) >= rule_from else None
+    return SessionSignals(tuple(signals), rule)
+
+
+def session_log_finding(entry: Entry) -> Finding | None:
+    """An `ephemeral` finding (kind `session-log`) for a log of one session with no rule."""
+    found = session_signals(entry, rule_from=SESSION_LOG_AT)  # fewer never make a log
+    if found.score < (SESSION_LOG_AT if found.rule is None else SESSION_LOG_WITH_RULE_AT):
+        return None
+    return Finding(
+        FindingCode.EPHEMERAL,
+        "reads as a log of one session: " + "; ".join(found.signals)
+        + (f"; it also holds a rule ({found.rule}), so read it before withdrawing"
+           if found.rule else "; no standing rule in it"),
+        evidence={"kind": "session-log", "signals": list(found.signals), "rule": found.rule},
+    )
+
+
+def _headings(body: str) -> list[str]:
+    return [m.group(1).strip() for m in _HEADING.finditer(body)]

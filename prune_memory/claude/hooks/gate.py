@@ -1,0 +1,146 @@
+"""The write-time gate: decide whether a tool call may put its text into a memory directory.
+
+`decide` reads the PreToolUse payload, looks only at writes that land in a memory directory,
+and runs the checks on the new text. `answer` turns the verdict into Claude Code's JSON:
+strict denies with a reason Claude sees; warn leaves the permission flow alone and adds the
+reason to Claude's context (a PreToolUse "allow" would skip the user's permission prompt).
+Anything unexpected allows: the gate must never stand in the way of ordinary work.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping, Sequence
+from enum import StrEnum
+from typing import NamedTuple
+
+from prune_memory.claude.hooks import payload
+from prune_memory.claude.hooks.memroots import memory_dir_of, memory_roots
+
+ENV_MODE = "PRUNE_MEMORY_GATE"
+MAX_LISTED = 8  # hits named in a reason; the rest are counted
+# Time for the checks themselves. Claude Code stops the hook at its timeout (10 s, see
+# settings.py); startup and reading the payload come on top of this, with room to spare.
+CHECK_SECONDS = 5.0
+
+
+class Mode(StrEnum):
+    STRICT = "strict"  # deny the write
+    WARN = "warn"  # let it through, tell Claude (and the user) why it should not be there
+    OFF = "off"  # look at nothing
+
+
+class Decision(StrEnum):
+    ALLOW = "allow"
+    DENY = "deny"
+    WARN = "warn"
+
+
+class Verdict(NamedTuple):
+    decision: Decision
+    reason: str | None = None
+    problems: tuple[str, ...] = ()  # what to write to the gate log; never shown to Claude
+
+
+def resolve_mode(flag: str | None, env: Mapping[str, str]) -> tuple[Mode, tuple[str, ...]]:
+    """`--mode` wins over `PRUNE_MEMORY_GATE`; strict when neither holds a known mode."""
+    problems: list[str] = []
+    for source, value in (("--mode", flag), (ENV_MODE, env.get(ENV_MODE))):
+        if value is None or not value.strip():
+            continue
+        try:
+            return Mode(value.strip().lower()), tuple(problems)
+        except ValueError:
+            problems.append(f"{source}={value!r} is not strict, warn or off; ignored")
+    return Mode.STRICT, tuple(problems)
+
+
+def decide(raw: bytes, mode: Mode, extra_roots: Sequence[str] = ()) -> Verdict:
+    """The gate's verdict on one PreToolUse payload."""
+    if mode is Mode.OFF:
+        return Verdict(Decision.ALLOW)
+    try:
+        data = payload.parse(raw)
+        call = payload.write_call(data)
+    except payload.PayloadError as err:
+        return Verdict(Decision.ALLOW, problems=(f"bad payload, allowed: {err}",))
+    event = data.get("hook_event_name")
+    if event not in (None, "PreToolUse"):
+        return Verdict(Decision.ALLOW, problems=(f"unexpected hook_event_name {event!r}",))
+    if call is None:
+        return Verdict(Decision.ALLOW)
+    cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
+    roots = memory_roots(extra_roots, cwd)
+    bound = {target: root for target in call.targets
+             if (root := memory_dir_of(target, roots)) is not None}
+    if not bound:
+        return Verdict(Decision.ALLOW)  # not memory: the text is never looked at
+    return _judge(call, bound, mode)
+
+
+def _judge(call: payload.WriteCall, bound: dict[str, str], mode: Mode) -> Verdict:
+    from prune_memory.claude.hooks.checks import check_texts, is_own_file  # memory writes only
+
+    hits: dict[tuple[str, str, int, str], None] = {}
+    problems: list[str] = []
+    stopped = ""
+    started = time.monotonic()
+    for memory_dir in dict.fromkeys(bound.values()):
+        targets = [target for target, root in bound.items() if root == memory_dir]
+        rules = not all(is_own_file(target, memory_dir) for target in targets)
+        left = CHECK_SECONDS - (time.monotonic() - started)
+        result = check_texts(call.texts, memory_dir, policy_rules=rules, seconds=left)
+        hits.update(dict.fromkeys(result.hits))
+        problems.extend(result.problems)
+        stopped = stopped or result.stopped
+    if not hits and not stopped:
+        return Verdict(Decision.ALLOW, problems=tuple(problems))
+    decision = Decision.DENY if mode is Mode.STRICT else Decision.WARN
+    reason = _reason(call, tuple(bound), list(hits), decision, stopped)
+    return Verdict(decision, reason, tuple(problems))
+
+
+def _reason(call: payload.WriteCall, targets: tuple[str, ...],
+            hits: list[tuple[str, str, int, str]], decision: Decision,
+            stopped: str = "") -> str:
+    from prune_memory.secrets.mask import mask_text  # a secret in a file name stays out
+
+    verb = "blocked" if decision is Decision.DENY else "warning"
+    where = mask_text(", ".join(targets))
+    lines = [f"prune-memory gate ({verb}): this {call.tool} puts text into memory ({where}) "
+             "that must not be kept there:"]
+    for rule, part, line, detail in hits[:MAX_LISTED]:
+        lines.append(f"- {_rule_text(rule, detail)} ({part}, line {line})")
+    if len(hits) > MAX_LISTED:
+        lines.append(f"- and {len(hits) - MAX_LISTED} more")
+    if stopped:
+        size = sum(len(candidate.text) for candidate in call.texts)
+        lines.append(f"- the text ({size:,} characters) was not checked to its end: "
+                     f"{mask_text(stopped)}")
+    if decision is Decision.DENY:
+        lines.append("Write the memory without these: keep a pointer to where a secret is "
+                     "stored rather than its value, and keep session chatter out of memory.")
+    else:
+        lines.append("The write goes ahead; rewrite that memory without these.")
+    return "\n".join(lines)
+
+
+def _rule_text(rule: str, detail: str) -> str:
+    if rule == "secret":
+        return f"secret {detail}"
+    if rule == "injected-instruction":
+        return f"text that reads as an instruction planted for the model ({detail})"
+    return f"retention policy rule {rule.removeprefix('never-persist:')}: {detail}"
+
+
+def answer(verdict: Verdict) -> str | None:
+    """The JSON Claude Code reads on stdout, or None to allow without a word."""
+    if verdict.decision is Decision.ALLOW or verdict.reason is None:
+        return None
+    if verdict.decision is Decision.DENY:
+        specific = {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                    "permissionDecisionReason": verdict.reason}
+        return json.dumps({"hookSpecificOutput": specific})
+    specific = {"hookEventName": "PreToolUse", "additionalContext": verdict.reason}
+    return json.dumps({"hookSpecificOutput": specific, "systemMessage": verdict.reason})

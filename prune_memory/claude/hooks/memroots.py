@@ -1,0 +1,88 @@
+"""Which paths belong to a memory directory, as the hooks see them.
+
+A path is memory when it lies under `<claude home>/projects/<name>/memory/`, under an
+`autoMemoryDirectory` setting (the user's, or the project's at the hook's working directory),
+or under a directory named with `--memory-root`. Paths are compared after resolving symlinks.
+
+The gate runs before every Bash and file write Claude makes, so this module sticks to `os.path`:
+`claude_home` and `user_auto_memory` mirror `store.locate` without its imports (dataclasses,
+pathlib), and tests/claude/hooks/test_memroots.py pins them to it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from typing import NamedTuple
+
+_PROJECT_SETTINGS = (".claude/settings.json", ".claude/settings.local.json")
+
+
+class MemoryRoots(NamedTuple):
+    """`projects` holds one memory directory per project; `fixed` are memory directories."""
+
+    projects: str
+    fixed: tuple[str, ...]
+
+
+def memory_roots(extra: Sequence[str] = (), cwd: str | None = None) -> MemoryRoots:
+    """Every place memory lives for a hook call made from `cwd`, plus the `extra` roots."""
+    fixed = [os.path.expanduser(root) for root in extra]
+    moved = user_auto_memory()
+    if moved is not None:
+        fixed.append(moved)
+    if cwd:
+        fixed.extend(_project_settings_roots(cwd))
+    resolved = tuple(dict.fromkeys(os.path.realpath(root) for root in fixed))
+    return MemoryRoots(os.path.realpath(os.path.join(claude_home(), "projects")), resolved)
+
+
+def claude_home() -> str:
+    """`$CLAUDE_CONFIG_DIR` when set, else `~/.claude` (as `store.locate.claude_home`)."""
+    override = os.environ.get("CLAUDE_CONFIG_DIR")
+    return os.path.expanduser(override) if override else os.path.expanduser("~/.claude")
+
+
+def user_auto_memory() -> str | None:
+    """`autoMemoryDirectory` of the user's settings.json, `~` expanded, when it is set."""
+    value = _setting(os.path.join(claude_home(), "settings.json"))
+    return os.path.expanduser(value) if value is not None else None
+
+
+def memory_dir_of(path: str, roots: MemoryRoots) -> str | None:
+    """The memory directory holding `path` (any depth), or None when it is not memory."""
+    real = os.path.realpath(path)
+    for root in roots.fixed:
+        if _is_under(real, root):
+            return root
+    if not _is_under(real, roots.projects):
+        return None
+    parts = os.path.relpath(real, roots.projects).split(os.sep)
+    if len(parts) >= 3 and parts[1] == "memory":
+        return os.path.join(roots.projects, parts[0], "memory")
+    return None
+
+
+def _is_under(path: str, root: str) -> bool:
+    return path != root and path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _project_settings_roots(cwd: str) -> list[str]:
+    """`autoMemoryDirectory` in the project's settings; a relative value is taken from `cwd`."""
+    found: list[str] = []
+    for name in _PROJECT_SETTINGS:
+        value = _setting(os.path.join(cwd, name))
+        if value is not None:
+            found.append(os.path.join(cwd, os.path.expanduser(value)))
+    return found
+
+
+def _setting(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    value = data.get("autoMemoryDirectory") if isinstance(data, dict) else None
+    return value if isinstance(value, str) and value.strip() else None

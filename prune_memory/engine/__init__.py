@@ -1,0 +1,1 @@
+"""The write engine: every change to a memory directory, journalled and reversible."""

@@ -1,0 +1,63 @@
+"""An update of a fact written in MEMORY.md itself (`MEMORY.md#L<n>`): the line is the
+memory, so the update swaps that one line. Like any update it is registered: the earlier
+line is kept in a tombstone with its own register id, and `restore <id>` swaps it back.
+Here the journal records are built; nothing is written.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from prune_memory.engine.build import NOT_APPLICABLE
+from prune_memory.engine.build_line import Line
+from prune_memory.engine.steps.journal import pack
+from prune_memory.engine.steps.kit import list_names, sha256
+from prune_memory.engine.tombstone import (
+    Tombstone,
+    TombstoneHeader,
+    render_tombstone,
+    tombstone_name,
+)
+from prune_memory.errors import BadInputError
+from prune_memory.model import TOMBSTONE_DIR
+from prune_memory.secrets.mask import mask_text
+from prune_memory.store.pruninglog import RegisterRow, next_register_id_in
+
+
+def update_line_step(root: Path, line: Line, new_line: str, *, reason: str, rule: str,
+                     log_text: str, manifest: Path, now: datetime) -> dict[str, Any]:
+    """The journal record that rewrites one inline fact's line to `new_line`."""
+    if "\n" in new_line or "\r" in new_line or not new_line.strip():
+        raise BadInputError(f"{line.file}: an update of a fact in {line.file.split('#')[0]} "
+                            "is one non-empty line")
+    register_id = next_register_id_in(log_text, now.date().isoformat())
+    taken = {f"{TOMBSTONE_DIR}/{n}" for n in list_names(root / TOMBSTONE_DIR)}
+    tomb = tombstone_name(line.file, taken, register_id)
+    header = TombstoneHeader(
+        original_file=line.file, deaccessioned_at=now, rule=rule, register_id=register_id,
+        reason=mask_text(f"earlier version of {line.file}, replaced by an update: {reason}"),
+        original_sha256=sha256(line.raw),
+        extras=(("change", "update"), ("index_change", [[line.text, new_line]]),
+                ("updated_sha256", sha256((new_line + line.record.eol).encode("utf-8")))))
+    stone = render_tombstone(header, line.raw)
+    row = RegisterRow(register_id, mask_text(f"`{line.file}` — {line.text.strip()}")[:90],
+                      "Index fact", mask_text(f"{rule}: updated — {reason}"), tomb,
+                      NOT_APPLICABLE)
+    return {"op": "update-line", "file": line.file, "line": line.text, "new_line": new_line,
+            "tombstone": tomb, "tombstone_data": pack(stone),
+            "tombstone_sha256": sha256(stone), "register_id": register_id,
+            "row": list(row.cells()), "manifest": str(manifest),
+            "date": now.date().isoformat()}
+
+
+def revert_line_step(stone: Tombstone, row_cells: list[str], tombstone: str) -> dict[str, Any]:
+    """The journal record that swaps an updated fact's line back."""
+    head = stone.header
+    ((old, new),) = head.extra("index_change") or [["", ""]]
+    return {"op": "revert-update-line", "file": head.original_file, "line": new,
+            "new_line": old, "register_id": head.register_id, "row": row_cells,
+            "source": {"tombstone": tombstone},
+            "message": f"{head.original_file} is back as it was before update "
+                       f"{head.register_id}"}

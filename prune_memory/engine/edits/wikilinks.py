@@ -1,0 +1,153 @@
+"""`[[name]]` links in kept memories to an entry being withdrawn: unlink them, and put them back.
+
+A withdrawal turns each `[[name]]` (or `[[name|label]]`) in the other topic files into plain
+words that say where the memory went. Each edit is recorded as spans — byte offset, the
+old text, the new text — with the file's hash before and after, so the same record can
+finish the edit after a crash and `restore` can undo it exactly. The record holds link
+text only, never a memory's body.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from prune_memory.engine.steps.kit import (
+    inside,
+    read_or_none,
+    replace_if,
+    sha256,
+    sha_or_none,
+    topic_names,
+)
+
+
+@dataclass(frozen=True)
+class LinkEdit:
+    """The `[[links]]` one withdrawal unlinked in one kept file."""
+
+    file: str
+    before_sha256: str
+    after_sha256: str
+    spans: tuple[tuple[int, str, str], ...]  # (byte offset in the file before, old, new)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"file": self.file, "before_sha256": self.before_sha256,
+                "after_sha256": self.after_sha256,
+                "spans": [list(span) for span in self.spans]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> LinkEdit:
+        return cls(file=str(data["file"]), before_sha256=str(data["before_sha256"]),
+                   after_sha256=str(data["after_sha256"]),
+                   spans=tuple((int(at), str(old), str(new)) for at, old, new in data["spans"]))
+
+    @property
+    def links(self) -> tuple[str, ...]:
+        return tuple(old for _, old, _ in self.spans)
+
+
+def wiki_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
+    """`[[name]]`, `[[name#part]]` and `[[name|label]]` for any of `names`."""
+    alternatives = sorted({n for n in names if n}, key=len, reverse=True)
+    if not alternatives:
+        return None
+    body = "|".join(re.escape(n) for n in alternatives)
+    return re.compile(r"\[\[\s*(?:" + body + r")\s*(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")
+
+
+def plan_link_edits(root: Path, names: Iterable[str], *, register_id: str,
+                    spare: Collection[str]) -> tuple[LinkEdit, ...]:
+    """The edits that would unlink `names` in every top-level topic file but `spare`."""
+    pattern = wiki_pattern(names)
+    if pattern is None:
+        return ()
+    edits: list[LinkEdit] = []
+    for file in sorted(topic_names(root) - set(spare)):
+        raw = read_or_none(root / file)
+        if raw is None or b"[[" not in raw:
+            continue
+        spans = _spans(raw, pattern, register_id)
+        if spans:
+            after = _replaced(raw, spans)
+            edits.append(LinkEdit(file, sha256(raw), sha256(after), spans))
+    return tuple(edits)
+
+
+def _spans(raw: bytes, pattern: re.Pattern[str],
+           register_id: str) -> tuple[tuple[int, str, str], ...]:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return ()  # not ours to re-encode
+    spans: list[tuple[int, str, str]] = []
+    for match in pattern.finditer(text):
+        words = (match.group(1) or "").strip() or _name_of(match.group(0))
+        offset = len(text[:match.start()].encode("utf-8"))
+        spans.append((offset, match.group(0), f"{words} (withdrawn, register {register_id})"))
+    return tuple(spans)
+
+
+def _name_of(link: str) -> str:
+    return re.split(r"[#|]", link[2:-2], maxsplit=1)[0].strip()
+
+
+def _replaced(raw: bytes, spans: Iterable[tuple[int, str, str]], *,
+              backwards: bool = False) -> bytes:
+    """`raw` with each span's old text swapped for its new one (or back, `backwards`)."""
+    out = bytearray()
+    cursor = shift = 0
+    for at, old, new in spans:
+        src, dst = (new, old) if backwards else (old, new)
+        start = at + shift if backwards else at
+        piece = src.encode("utf-8")
+        if raw[start:start + len(piece)] != piece:
+            raise ValueError("the text at the recorded place is not the link")
+        out += raw[cursor:start] + dst.encode("utf-8")
+        cursor = start + len(piece)
+        shift += len(new.encode("utf-8")) - len(old.encode("utf-8"))
+    return bytes(out + raw[cursor:])
+
+
+def apply_edit(root: Path, edit: LinkEdit) -> bool:
+    """Unlink in `edit.file` if it still holds the bytes the edit was planned on; True when
+    the file now holds the edited text (done before, or done now)."""
+    raw = read_or_none(inside(root, edit.file))
+    if raw is None or sha256(raw) == edit.after_sha256:
+        return raw is not None
+    if sha256(raw) != edit.before_sha256:
+        return False  # changed since: left as it is, the link stays for `scan` to report
+    replace_if(root / edit.file, edit.before_sha256, _replaced(raw, edit.spans))
+    return sha_or_none(root / edit.file) == edit.after_sha256
+
+
+def revert_edit(root: Path, edit: LinkEdit) -> str:
+    """Put the links back: `reverted`, `unchanged` (nothing of ours there), or `changed`
+    (the file was edited since; the links were put back where their words still stand).
+    The edit may come from a tombstone header, which anyone can edit: only a file directly
+    in the memory directory is ever written."""
+    raw = read_or_none(inside(root, edit.file))
+    if raw is None or sha256(raw) == edit.before_sha256:
+        return "unchanged"
+    if sha256(raw) == edit.after_sha256:
+        replace_if(root / edit.file, edit.after_sha256,
+                   _replaced(raw, edit.spans, backwards=True))
+        return "reverted"
+    text = raw.decode("utf-8", errors="strict") if _utf8(raw) else None
+    if text is None or not any(new in text for _, _, new in edit.spans):
+        return "unchanged"
+    for _, old, new in edit.spans:
+        text = text.replace(new, old, 1)
+    replace_if(root / edit.file, sha256(raw), text.encode("utf-8"))
+    return "changed"
+
+
+def _utf8(raw: bytes) -> bool:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True

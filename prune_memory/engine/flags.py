@@ -1,0 +1,114 @@
+"""Persistent flags and the `kept` rows of a pass, both kept in `pruning-log.md`.
+
+A flag asks a person to look. Once the pass flags an entry (a secret, say) or someone runs
+`prune-memory flag`, the entry is listed under `## Flagged` and every later pass flags it
+again, even after the text that caused it is gone, until a person runs `unflag` with a
+reason. Entries a pass proposed to change but left in place get a `kept` row, so the log
+shows every candidate of the pass, not only what was applied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+
+from prune_memory.engine.build import check_name
+from prune_memory.engine.edits.log_rows import add_change_row, add_listed, remove_listed
+from prune_memory.engine.results import Applied, ApplyResult, result
+from prune_memory.engine.session import writing
+from prune_memory.engine.steps.kit import read_log_text, sha_or_none, write_log_text
+from prune_memory.errors import BadInputError
+from prune_memory.model import Action
+from prune_memory.plan import PlanEntry
+from prune_memory.store.pruninglog import ChangeRow, ProtectedItem, listed_in, read_log
+
+FLAGGED_HEADING = "## Flagged"
+FLAG_RULE = "flagged"
+REASON_LIMIT = 160
+
+
+def flagged_items(log_text: str) -> dict[str, ProtectedItem]:
+    """The `## Flagged` list by file."""
+    return {item.file: item for item in listed_in(log_text, FLAGGED_HEADING)}
+
+
+def keep_flagged(entry: PlanEntry, flagged: Mapping[str, ProtectedItem]) -> PlanEntry:
+    """A listed entry stays `flag` whatever this pass found, so nothing is applied to it
+    until a person clears the flag."""
+    item = flagged.get(entry.file)
+    if item is None or entry.action is Action.FLAG:
+        return entry
+    since = f" on {item.since}" if item.since else ""
+    why = f"Flagged{since} ({item.reason}); it stays flagged until a person runs " \
+          "`prune-memory unflag` with a reason"
+    proposed = f"; this pass alone would {entry.action.value}" \
+        if entry.action is not Action.KEEP else ""
+    return replace(entry, action=Action.FLAG, rule=FLAG_RULE, reason=why + proposed)
+
+
+def flag(root: Path, file: str, reason: str, *, now: datetime) -> ApplyResult:
+    """List `file` under `## Flagged` and record the change."""
+    return _change(root, file, reason, now, adding=True)
+
+
+def unflag(root: Path, file: str, reason: str, *, now: datetime) -> ApplyResult:
+    """Clear the flag of `file`; only a person does this, and says why."""
+    return _change(root, file, reason, now, adding=False)
+
+
+def _change(root: Path, file: str, reason: str, now: datetime, *, adding: bool) -> ApplyResult:
+    name = check_name(file)
+    if not reason.strip():
+        raise BadInputError("a --reason is required: flag changes are logged")
+    with writing(root) as notes:
+        text = read_log_text(root)
+        listed = name in flagged_items(text)
+        if adding and sha_or_none(root / name) is None:
+            raise BadInputError(f"{name}: no such entry in {root}")
+        if listed == adding:
+            raise BadInputError(f"{name} is {'already' if adding else 'not'} flagged")
+        day = now.date().isoformat()
+        text = add_listed(text, FLAGGED_HEADING, name, reason, f"flagged {day}") if adding \
+            else remove_listed(text, FLAGGED_HEADING, name)
+        change = "flagged" if adding else "unflagged"
+        text = add_change_row(text, ChangeRow(day, change, f"`{name}`", "N/A", reason))
+        write_log_text(root, text)
+    done = Applied("flag" if adding else "unflag", name, "done",
+                   f"{name} is {'now' if adding else 'no longer'} flagged")
+    return result(root, read_log(root), [done], [], notes)
+
+
+def record_pass_marks(root: Path, entries: Sequence[PlanEntry], left: Iterable[PlanEntry], *,
+                      now: datetime) -> None:
+    """After a pass: list its new flags, and add a `kept` row for each proposal left in
+    place; one write of the log."""
+    with writing(root):
+        _record(root, entries, left, now)
+
+
+def _record(root: Path, entries: Sequence[PlanEntry], left: Iterable[PlanEntry],
+            now: datetime) -> None:
+    text = read_log_text(root)
+    day = now.date().isoformat()
+    known = flagged_items(text)
+    for entry in entries:
+        if entry.action is Action.FLAG and entry.file not in known \
+                and sha_or_none(root / entry.file) is not None:
+            text = add_listed(text, FLAGGED_HEADING, entry.file, _short(entry),
+                              f"flagged {day}")
+    for entry in left:
+        held = f"; the evidence suggests {entry.suggested_action.value}" \
+            if entry.suggested_action is not None else ""
+        why = f"proposed {entry.action.value} ({entry.rule or 'no rule'}{held}); not applied " \
+              "in this pass"
+        text = add_change_row(text, ChangeRow(day, "kept", f"`{entry.file}`", "N/A", why))
+    if text != read_log_text(root):
+        write_log_text(root, text)
+
+
+def _short(entry: PlanEntry) -> str:
+    """The flag's reason in one short line (plan reasons are already masked)."""
+    reason = f"{entry.rule}: {' '.join(entry.reason.split())}" if entry.rule else entry.reason
+    return reason if len(reason) <= REASON_LIMIT else reason[:REASON_LIMIT - 1] + "…"

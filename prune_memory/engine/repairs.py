@@ -1,0 +1,60 @@
+"""Apply step 9's repairs through the engine's journal, each logged as a change row."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+
+from prune_memory.engine.edits.index_repair import add_line, drop_line, retarget_line, rewrite_line
+from prune_memory.engine.results import Applied, ApplyResult, Skipped, applied_from
+from prune_memory.engine.session import writing
+from prune_memory.engine.steps.journal import pack
+from prune_memory.engine.steps.kit import read_or_none, sha256
+from prune_memory.engine.steps.recovery import execute
+from prune_memory.errors import PruneMemoryError
+from prune_memory.model import INDEX_FILE, JSON
+from prune_memory.procedure.snapshot import Snapshot, require_snapshot
+from prune_memory.secrets.mask import mask_text
+
+RULE = "9-resynthesis"
+
+
+def apply_repairs(root: Path, repairs: Sequence[JSON], *, snapshot: Snapshot,
+                  now: datetime) -> ApplyResult:
+    """Carry out each repair; one that no longer fits the files is skipped with a reason."""
+    require_snapshot(snapshot, root)
+    applied: list[Applied] = []
+    skipped: list[Skipped] = []
+    for repair in repairs:
+        try:
+            applied.append(_apply_one(root, repair, snapshot, now))
+        except PruneMemoryError as err:
+            skipped.append(Skipped(str(repair.get("file", INDEX_FILE)), str(err),
+                                   int(err.exit_code)))
+    return ApplyResult(applied=tuple(applied), skipped=tuple(skipped))
+
+
+def _apply_one(root: Path, repair: JSON, snapshot: Snapshot, now: datetime) -> Applied:
+    kind = repair["kind"]
+    with writing(root):
+        raw = read_or_none(root / INDEX_FILE) or b""
+        if kind == "drop-dangling":
+            new = drop_line(raw, repair["line"], repair["text"])
+        elif kind == "fix-link":
+            new = retarget_line(raw, repair["line"], repair["text"], repair["from"], repair["to"])
+        elif kind == "index-orphan":
+            new = add_line(raw, repair["line"], repair["section"])
+        elif kind == "rename-line":
+            new = rewrite_line(raw, repair["line"], repair["text"], repair["to"])
+        else:
+            raise ValueError(f"unknown repair {kind!r}")
+        row = [now.date().isoformat(), kind, f"`{INDEX_FILE}`", "N/A",
+               mask_text(f"{repair.get('rule', RULE)}: {repair['why']}" + (
+                   f" (was: {repair['text']})" if kind in ("drop-dangling", "rename-line")
+                   else ""))]
+        step = {"op": "update", "file": INDEX_FILE, "before_sha256": sha256(raw),
+                "data": pack(new), "after_sha256": sha256(new), "row": row}
+        done = applied_from(execute(root, step))
+        return replace(done, message=f"{kind}: {repair['why']}")

@@ -1,0 +1,32 @@
+"""The write session every engine operation runs in: the lock, then recovery of old steps."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from prune_memory.engine import lock
+from prune_memory.engine.steps.recovery import Recovery, recover_pending
+from prune_memory.store.safe_read import refuse_linked_own_paths, require_directory
+
+
+@contextmanager
+def writing(root: Path) -> Iterator[list[str]]:
+    """Hold the lock of `root` and settle any interrupted step; yields notes for the user."""
+    require_directory(root)
+    refuse_linked_own_paths(root)
+    with lock.holding(root) as held:
+        recovered = recover_pending(root)
+        notes = [held.message] if held.message else []
+        notes += [f"recovered an interrupted {o.op} of {o.file}: {o.status}. {o.message}".strip()
+                  for o in recovered.steps]
+        yield notes
+
+
+def recover(root: Path) -> tuple[Recovery, list[str]]:
+    """Finish or roll back an interrupted step and remove leftover temp files."""
+    require_directory(root)
+    refuse_linked_own_paths(root)
+    with lock.holding(root) as held:
+        return recover_pending(root), [held.message] if held.message else []

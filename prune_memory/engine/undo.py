@@ -1,0 +1,136 @@
+"""Undo a whole pass (`restore --pass YYYY-MM-DD|last`), and list what can be restored.
+
+When every file the pass touched still holds what the pass left, the directory goes back
+byte for byte to how the pass found it — `pruning-log.md` and `deaccessioned/` included —
+and what the pass wrote is archived under the state directory first. When something was
+written since, that file is not overwritten: each register id of the pass is restored on
+its own instead (newest first), and the log records it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from pathlib import Path
+
+from prune_memory.engine import passrecord
+from prune_memory.engine.passrecord import PassRecord
+from prune_memory.engine.restore import restore
+from prune_memory.engine.results import Applied, Skipped
+from prune_memory.engine.session import writing
+from prune_memory.engine.steps.kit import sha_or_none
+from prune_memory.engine.steps.recovery import execute
+from prune_memory.engine.tombstone import iso_utc
+from prune_memory.errors import BadInputError, PruneMemoryError, RefusedError
+from prune_memory.model import JSON
+from prune_memory.store.pruninglog import RegisterRow, read_log
+from prune_memory.store.snapshot import read_manifest, stored_path
+
+
+@dataclass(frozen=True)
+class Undone:
+    """One pass undone: exactly (`archive` set), or id by id (`conflicts` say why)."""
+
+    stamp: str
+    date: str
+    files: tuple[str, ...] = ()
+    archive: str | None = None
+    conflicts: tuple[str, ...] = ()
+    applied: tuple[Applied, ...] = ()
+    skipped: tuple[Skipped, ...] = field(default=())
+
+    @property
+    def exact(self) -> bool:
+        return self.archive is not None
+
+    def to_json(self) -> JSON:
+        return {"pass": self.stamp, "date": self.date, "exact": self.exact,
+                "files": list(self.files), "archive": self.archive,
+                "conflicts": list(self.conflicts),
+                "applied": [a.to_json() for a in self.applied],
+                "skipped": [s.to_json() for s in self.skipped]}
+
+
+def undo_passes(root: Path, which: str, *, now: datetime) -> list[Undone]:
+    """Undo the passes of day `which` (newest first), the pass with that stamp, or the
+    last pass (`last`)."""
+    with writing(root):
+        live = [r for r in passrecord.records(root) if r.undone is None]
+        chosen = live[-1:] if which == "last" else \
+            [r for r in live if which in (r.date, r.stamp)]
+        if not chosen:
+            raise BadInputError(f"no pass to undo for {which!r}; `prune-memory restore --list` "
+                                "shows what can be restored")
+        return [_undo(root, record, now) for record in reversed(chosen)]
+
+
+def _undo(root: Path, record: PassRecord, now: datetime) -> Undone:
+    before = read_manifest(Path(record.manifest)) if Path(record.manifest).is_file() else None
+    now_there = {rel: sha_or_none(root / rel) for rel in record.after}
+    if before is not None and all(now_there[rel] == before.get(stored_path(rel))
+                                  for rel in now_there):
+        passrecord.write(root, replace(record, undone=iso_utc(now)))  # undone before a crash
+        return Undone(record.stamp, record.date, tuple(record.after), archive="(done before)")
+    conflicts = [rel for rel, digest in sorted(record.after.items()) if now_there[rel] != digest]
+    if before is None:
+        conflicts.append(f"the snapshot {record.manifest} is gone")
+    if conflicts:
+        return _one_by_one(root, record, tuple(conflicts), now)
+    stamp = now.strftime("%Y%m%dT%H%M%SZ")
+    try:
+        kept = passrecord.archive(root, record, stamp)
+    except OSError as err:
+        raise RefusedError(f"cannot keep a copy of what the pass wrote "
+                           f"({err.strerror or err}); nothing was changed") from err
+    assert before is not None
+    snapshot = Path(record.manifest).parent
+    files = [(rel, digest, before.get(stored_path(rel)))
+             for rel, digest in sorted(record.after.items())]
+    created = {str(d) for rel, _, was in files if was is None for d in Path(rel).parents}
+    dirs = sorted(d for d in created - {"."} if not (snapshot / stored_path(d)).is_dir())
+    outcome = execute(root, {"op": "undo-pass", "file": f"pass {record.stamp}",
+                             "snapshot": str(snapshot), "files": files, "dirs": dirs})
+    if outcome.status != "done":
+        raise RefusedError(outcome.message)
+    passrecord.write(root, replace(record, undone=iso_utc(now)))
+    return Undone(record.stamp, record.date, tuple(record.after), str(kept))
+
+
+def _one_by_one(root: Path, record: PassRecord, conflicts: tuple[str, ...],
+                now: datetime) -> Undone:
+    """Something changed since the pass: restore each of its register ids instead."""
+    log = read_log(root)
+    applied: list[Applied] = []
+    skipped: list[Skipped] = []
+    for rid in reversed(record.register_ids):
+        if log.row(rid) is None or log.restoration(rid) is not None:
+            continue
+        try:
+            applied.extend(restore(root, rid, now=now, reason="undo of the pass").applied)
+        except PruneMemoryError as err:
+            skipped.append(Skipped(rid, str(err), int(err.exit_code)))
+    return Undone(record.stamp, record.date, conflicts=conflicts, applied=tuple(applied),
+                  skipped=tuple(skipped))
+
+
+@dataclass(frozen=True)
+class Restorable:
+    """What `restore --list` shows: register ids not restored yet, and passes not undone."""
+
+    rows: tuple[RegisterRow, ...]
+    passes: tuple[PassRecord, ...]
+
+    def to_json(self) -> JSON:
+        return {"schema": "prune-memory/restorable@1",
+                "register": [{"register_id": r.register_id, "entry": r.entry, "type": r.type,
+                              "reason": r.reason, "tombstone": r.tombstone,
+                              "superseded_by": r.superseded_by} for r in self.rows],
+                "passes": [{"pass": p.stamp, "date": p.date, "files": sorted(p.after),
+                            "register_ids": list(p.register_ids)} for p in self.passes]}
+
+
+def restorable(root: Path) -> Restorable:
+    log = read_log(root)
+    rows = tuple(r for r in log.rows if log.restoration(r.register_id) is None)
+    live = tuple(r for r in passrecord.records(root) if r.undone is None)
+    return Restorable(rows, live)

@@ -1,0 +1,92 @@
+"""The private vault: where the original bytes of a withdrawn memory that holds a secret go.
+
+A tombstone sits inside the memory directory, where Claude's Grep and Read reach it, so a
+secret must not stay there. The original goes to `$XDG_STATE_HOME/prune-memory/vault/
+<dir-key>/<sha256>` (folder 0700, file 0600), named by its own hash, and the tombstone keeps
+a redacted copy plus the hash and the vault path; `restore` reads the bytes back from here.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from prune_memory.engine.steps.kit import list_names, read_or_none, sha256
+from prune_memory.engine.tombstone import Tombstone
+from prune_memory.errors import RefusedError
+from prune_memory.model import TOMBSTONE_DIR
+from prune_memory.secrets.base import SecretHit
+from prune_memory.secrets.mask import mask_text
+from prune_memory.secrets.scan import find_secrets, find_spans
+from prune_memory.state import dir_key, state_root, state_subdir
+from prune_memory.store import atomic
+
+
+def vault_dir(root: Path) -> Path:
+    return state_subdir("vault", dir_key(root))
+
+
+def holds_secret(data: bytes) -> bool:
+    """Whether the bytes, read as text, contain anything the secret detectors recognise."""
+    return bool(find_spans(data.decode("utf-8", errors="replace")))
+
+
+def redact(data: bytes) -> bytes:
+    """The bytes with every secret replaced by its description (label, first 4, length)."""
+    return mask_text(data.decode("utf-8", errors="replace")).encode("utf-8")
+
+
+def put(root: Path, data: bytes) -> Path:
+    """Keep `data` in the vault of `root` (idempotent: named by its hash), 0600, verified."""
+    try:
+        path = vault_dir(root) / sha256(data)
+        if (kept := read_or_none(path)) is not None and sha256(kept) == path.name:
+            return path
+        atomic.atomic_write(path, data)
+        os.chmod(path, 0o600)
+        if sha256(read_or_none(path) or b"") != path.name:
+            raise OSError(f"the vault copy {path} did not read back as written")
+    except OSError as err:  # a full disk, a permission: refused before anything changed
+        raise RefusedError(f"cannot keep the original in the private vault "
+                           f"({err.strerror or err}); nothing was changed") from err
+    return path
+
+
+def get(root: Path, digest: str, recorded: str | None = None) -> bytes | None:
+    """The vaulted bytes with this hash, or None. The recorded path is tried only when it
+    lies in a vault under the state directory (the tombstone is text anyone can edit)."""
+    candidates = [vault_dir(root) / digest]
+    vaults = state_root() / "vault"
+    if recorded and Path(recorded).name == digest and Path(recorded).parent.parent == vaults:
+        candidates.append(Path(recorded))
+    for path in candidates:
+        data = read_or_none(path) if not path.is_symlink() else None
+        if data is not None and sha256(data) == digest:
+            return data
+    return None
+
+
+def original_of(root: Path, stone: Tombstone) -> bytes | None:
+    """The withdrawn bytes a tombstone stands for (from the vault when its body is redacted),
+    or None when they are missing or do not match `original_sha256`."""
+    head = stone.header
+    data = get(root, head.original_sha256, head.vault) if head.vault else stone.original
+    return data if data is not None and sha256(data) == head.original_sha256 else None
+
+
+def secret_tombstones(root: Path) -> list[tuple[str, tuple[SecretHit, ...]]]:
+    """Tombstones that still hold a secret in the memory directory (older versions kept the
+    original verbatim): each with what was found, described, never the value."""
+    folder = root / TOMBSTONE_DIR
+    if folder.is_symlink() or not folder.is_dir():
+        return []
+    found: list[tuple[str, tuple[SecretHit, ...]]] = []
+    for name in sorted(list_names(folder)):
+        path = folder / name
+        if not name.endswith(".md") or path.is_symlink() or not path.is_file():
+            continue
+        data = read_or_none(path) or b""
+        hits = find_secrets(data.decode("utf-8", errors="replace"))
+        if hits:
+            found.append((f"{TOMBSTONE_DIR}/{name}", hits))
+    return found

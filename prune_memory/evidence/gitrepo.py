@@ -1,0 +1,280 @@
+"""Everything the tool learns from git, gathered in a fixed handful of git calls.
+
+The calls are: one `rev-parse`, one `ls-files -z`, one `log -z -M --name-status`, one
+`for-each-ref` for the tags, one `cat-file --batch` process for the old versions of
+manifests, and one `check-ignore` (asked by the path probes). None of them is
+repeated per memory or per claim. A path that is not a repo gives facts marked
+unavailable instead of an error, so the probes can answer `unverifiable`.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+import git
+
+from prune_memory.evidence.githistory import (
+    LOG_FORMAT,
+    Change,
+    CommitInfo,
+    DeletionFact,
+    LoggedCommit,
+    RenameFact,
+    RenameHop,
+    build_history,
+    parents,
+    parse_log,
+)
+
+__all__ = ["Change", "CommitInfo", "DeletionFact", "LoggedCommit", "ManifestVersion",
+           "RenameFact", "RenameHop", "RepoFacts", "TagInfo", "is_manifest", "read_repo_facts"]
+
+# Manifests whose history is kept (names, dependencies); lock files are read as they are now.
+HISTORY_MANIFESTS = frozenset({
+    "package.json", "pyproject.toml", "Cargo.toml", "go.mod", "Pipfile",
+    ".tool-versions", ".python-version", ".nvmrc", ".node-version", "rust-toolchain",
+    "rust-toolchain.toml", "runtime.txt", "DESCRIPTION", "Gemfile", "composer.json",
+    "pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts",
+})
+LOCK_FILES = frozenset({
+    "package-lock.json", "yarn.lock", "poetry.lock", "uv.lock",
+    "Cargo.lock", "Pipfile.lock", "Gemfile.lock", "composer.lock",
+})
+MANIFEST_MAX_DEPTH = 3
+MANIFEST_MAX_VERSIONS = 200
+MANIFEST_MAX_BYTES = 8_000_000
+SKIPPED_DIRS = frozenset({"node_modules", "vendor", "third_party", ".venv", "site-packages"})
+
+
+@dataclass(frozen=True)
+class ManifestVersion:
+    """One manifest's text at one commit; `text` None when it was deleted there."""
+
+    commit: str
+    date: datetime
+    text: str | None
+
+
+@dataclass(frozen=True)
+class TagInfo:
+    """A tag: its name, the short sha it points at, and its date."""
+
+    name: str
+    commit: str
+    date: datetime | None
+
+
+@dataclass(frozen=True)
+class RepoFacts:
+    """A frozen snapshot of the project repo, read once per pass."""
+
+    root: Path | None
+    available: bool
+    reason: str = ""
+    shallow: bool = False
+    has_commits: bool = False
+    tracked: frozenset[str] = frozenset()
+    directories: frozenset[str] = frozenset()
+    renames: Mapping[str, RenameFact] = field(default_factory=dict)
+    deletions: Mapping[str, DeletionFact] = field(default_factory=dict)
+    seen: frozenset[str] = frozenset()
+    moves_out_of_dir: Mapping[str, tuple[RenameHop, ...]] = field(default_factory=dict)
+    deleted_under_dir: Mapping[str, DeletionFact] = field(default_factory=dict)
+    commits: tuple[CommitInfo, ...] = ()
+    history: tuple[LoggedCommit, ...] = ()
+    manifests: Mapping[str, tuple[ManifestVersion, ...]] = field(default_factory=dict)
+    current_manifests: Mapping[str, str] = field(default_factory=dict)
+    remote_url: str | None = None
+    tags: tuple[TagInfo, ...] = ()
+    git_calls: int = 0
+
+    def describe(self) -> str:
+        """A short phrase saying which repo was read, for evidence and reports."""
+        if not self.available:
+            return f"no usable git repo ({self.reason})"
+        shallow = ", shallow clone" if self.shallow else ""
+        counts = f"{len(self.tracked)} tracked files, {len(self.commits)} commits"
+        return f"{self.root} ({counts}{shallow})"
+
+
+def unavailable(root: Path | None, reason: str) -> RepoFacts:
+    return RepoFacts(root=root, available=False, reason=reason)
+
+
+def read_repo_facts(path: Path | None) -> RepoFacts:
+    """Read the repo at `path` (or an enclosing one). Not a repo → facts marked unavailable."""
+    if path is None:
+        return unavailable(None, "no repository given")
+    try:
+        repo = git.Repo(path, search_parent_directories=True)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+        return unavailable(path, f"{path} is not inside a git repository")
+    try:
+        if repo.bare or repo.working_tree_dir is None:
+            return unavailable(path, f"{path} is a bare repository")
+        return _read(repo, Path(repo.working_tree_dir))
+    except git.GitCommandError as err:
+        first = (err.stderr or str(err)).strip().splitlines()
+        return unavailable(path, f"git failed: {first[0] if first else err.status}")
+    finally:
+        repo.git.clear_cache()
+        repo.close()
+
+
+def _read(repo: git.Repo, root: Path) -> RepoFacts:
+    shallow = repo.git.rev_parse("--is-shallow-repository").strip() == "true"
+    tracked = frozenset(p for p in repo.git.ls_files("-z").split("\0") if p)
+    directories = frozenset(d for p in tracked for d in parents(p))
+    raw_log = _log(repo)
+    tags = _tags(repo)
+    calls = 4
+    commits = parse_log(raw_log) if raw_log is not None else []
+    oldest_first = list(reversed(commits))
+    history = build_history(oldest_first, tracked)
+    manifests, manifest_calls = _manifest_history(repo, oldest_first)
+    return RepoFacts(
+        root=root, available=True, shallow=shallow, has_commits=bool(commits),
+        tracked=tracked, directories=directories,
+        renames=history.renames, deletions=history.deletions,
+        seen=history.seen_paths | tracked | directories
+        | frozenset(d for p in history.seen_paths for d in parents(p)),
+        moves_out_of_dir=history.moves_out_of_dir,
+        deleted_under_dir=history.deleted_under_dir,
+        commits=tuple(c.info for c in commits),
+        history=tuple(oldest_first),
+        manifests=manifests,
+        current_manifests=_current_manifests(root, tracked),
+        remote_url=_remote_url(repo),
+        tags=tags,
+        git_calls=calls + manifest_calls,
+    )
+
+
+def _log(repo: git.Repo) -> str | None:
+    """The whole history in one pass; None for a repository with no commits yet."""
+    try:
+        # --root and --no-show-signature pin what a user's log.* settings could change.
+        return str(repo.git.log("-z", "-M", "--name-status", "--topo-order", "--no-color",
+                                "--root", "--no-show-signature", f"--format={LOG_FORMAT}"))
+    except git.GitCommandError as err:
+        if "does not have any commits" in str(err.stderr) or "bad default revision" in str(
+                err.stderr):
+            return None
+        raise
+
+
+def _tags(repo: git.Repo) -> tuple[TagInfo, ...]:
+    """Every tag with its commit and date, in one `for-each-ref` call."""
+    raw = str(repo.git.for_each_ref(
+        "--format=%(refname:short)%00%(objectname:short)%00%(creatordate:iso-strict)",
+        "refs/tags"))
+    out: list[TagInfo] = []
+    for line in raw.splitlines():
+        name, commit, stamp = [*line.split("\0"), "", ""][:3]
+        try:
+            date = datetime.fromisoformat(stamp) if stamp else None
+        except ValueError:
+            date = None
+        out.append(TagInfo(name, commit, date))
+    return tuple(out)
+
+
+def is_manifest(path: str) -> bool:
+    """A dependency or version file the version and name probes read."""
+    parts = path.split("/")
+    name = parts[-1]
+    known = (name in HISTORY_MANIFESTS or name in LOCK_FILES
+             or (name.startswith("requirements") and name.endswith(".txt")))
+    return known and len(parts) <= MANIFEST_MAX_DEPTH and not SKIPPED_DIRS & set(parts)
+
+
+def _history_wanted(path: str) -> bool:
+    return is_manifest(path) and path.rsplit("/", 1)[-1] not in LOCK_FILES
+
+
+def _manifest_history(repo: git.Repo, oldest_first: list[LoggedCommit],
+                      ) -> tuple[dict[str, tuple[ManifestVersion, ...]], int]:
+    """Old texts of the manifests, through one persistent `cat-file --batch` process."""
+    wanted: dict[str, list[tuple[str, CommitInfo, bool]]] = {}
+    for commit in oldest_first:
+        for change in commit.changes:
+            if _history_wanted(change.path):
+                wanted.setdefault(change.path, []).append(
+                    (change.path, commit.info, change.status == "D"))
+            if change.old_path and change.status == "R" and _history_wanted(change.old_path):
+                wanted.setdefault(change.old_path, []).append(
+                    (change.old_path, commit.info, True))
+    if not wanted:
+        return {}, 0
+    out: dict[str, tuple[ManifestVersion, ...]] = {}
+    for path, versions in wanted.items():
+        out[path] = tuple(_version(repo, p, info, gone)
+                          for p, info, gone in versions[-MANIFEST_MAX_VERSIONS:])
+    return out, 1
+
+
+def _version(repo: git.Repo, path: str, info: CommitInfo, gone: bool) -> ManifestVersion:
+    if gone:
+        return ManifestVersion(info.short, info.date, None)
+    try:
+        _sha, _kind, size, data = repo.git.get_object_data(f"{info.sha}:{path}")
+    except ValueError:
+        return ManifestVersion(info.short, info.date, None)
+    if size > MANIFEST_MAX_BYTES:
+        return ManifestVersion(info.short, info.date, None)
+    return ManifestVersion(info.short, info.date, bytes(data).decode("utf-8", "replace"))
+
+
+def _current_manifests(root: Path, tracked: frozenset[str]) -> dict[str, str]:
+    """Manifests as they are in the working tree now (what the user runs)."""
+    out: dict[str, str] = {}
+    for path in sorted(p for p in tracked if is_manifest(p)):
+        file = root / path
+        try:
+            if file.stat().st_size <= MANIFEST_MAX_BYTES:
+                out[path] = file.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+    return out
+
+
+def _remote_url(repo: git.Repo) -> str | None:
+    """The fetch URL of `origin`, else of the first remote; read from config, no process."""
+    try:
+        remotes = list(repo.remotes)
+        chosen = next((r for r in remotes if r.name == "origin"), remotes[0] if remotes else None)
+        return strip_credentials(str(chosen.url)) if chosen is not None else None
+    except (ValueError, git.GitCommandError, KeyError):
+        return None
+
+
+def ignored_paths(root: Path | None, paths: list[str]) -> frozenset[str]:
+    """Which of `paths` the repo's ignore rules cover, in one `git check-ignore` call.
+
+    An ignored path proves nothing by its absence from history: it lives on a disk, not in
+    git. Ask only about paths outside the index (neither tracked files nor directories
+    holding them): the index would exempt nothing else, so git is told not to read it, which
+    costs it a quarter of a millisecond per path on a 20,000-file repo.
+    """
+    if root is None or not paths:
+        return frozenset()
+    data = "\0".join(paths) + "\0"
+    try:
+        done = subprocess.run(["git", "check-ignore", "--stdin", "-z", "--no-index"], cwd=root,
+                              input=data.encode("utf-8"), capture_output=True, timeout=60,
+                              check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return frozenset()
+    if done.returncode not in (0, 1):  # 1: none ignored; anything else: no answer
+        return frozenset()
+    return frozenset(p for p in done.stdout.decode("utf-8", "replace").split("\0") if p)
+
+
+def strip_credentials(url: str) -> str:
+    """A remote URL without any `user:token@` part, so no secret reaches a finding."""
+    return re.sub(r"^([a-zA-Z][a-zA-Z0-9+.-]*://)[^/@]*@", r"\1", url)

@@ -1,0 +1,133 @@
+"""The probe interface: each probe reads one entry against the repo facts and says what it checked.
+
+A probe returns every claim it found with a verdict (confirmed, contradicted,
+unverifiable) plus findings for the claims worth a human's attention. A finding may
+carry the corrections it knows as plain old→new text pairs; the staleness stage
+applies all of an entry's corrections at once to build the proposed text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Protocol, TypeVar
+
+from prune_memory.analysis.text import standalone_spans
+from prune_memory.config import Config
+from prune_memory.evidence.gitrepo import RepoFacts
+from prune_memory.model import JSON, Entry, Finding, FindingCode, MemoryDir
+
+T = TypeVar("T")
+
+
+class Verdict(StrEnum):
+    CONFIRMED = "confirmed"
+    CONTRADICTED = "contradicted"
+    UNVERIFIABLE = "unverifiable"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One checkable statement of a memory and what the repo said about it."""
+
+    kind: str
+    text: str
+    verdict: Verdict
+    note: str = ""
+
+    def to_json(self) -> JSON:
+        return {"kind": self.kind, "text": self.text, "verdict": self.verdict.value,
+                "note": self.note}
+
+
+@dataclass(frozen=True)
+class Correction:
+    """Replace `old` with `new` wherever it stands on its own in the entry body.
+
+    `bounded=False` replaces every occurrence, for text such as a URL prefix.
+    """
+
+    old: str
+    new: str
+    bounded: bool = True
+    # A word that must not survive the fix anywhere in the text ("jest" in "ts-jest" after
+    # Jest became Vitest): if it does, the correction is incomplete and is not proposed.
+    residue: str = ""
+
+
+@dataclass(frozen=True)
+class Flagged:
+    """A finding and the text corrections that would fix what it found."""
+
+    finding: Finding
+    corrections: tuple[Correction, ...] = ()
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    claims: tuple[Claim, ...] = ()
+    flagged: tuple[Flagged, ...] = ()
+
+    def __add__(self, other: ProbeResult) -> ProbeResult:
+        return ProbeResult(self.claims + other.claims, self.flagged + other.flagged)
+
+
+EMPTY = ProbeResult()
+
+
+class ProbeContext:
+    """What every probe may read: repo facts, the whole memory dir, the config and `now`.
+
+    `memo` caches values derived once per pass (tallies, parsed manifests), which is
+    what keeps the cost per entry to dictionary look-ups.
+    """
+
+    def __init__(self, facts: RepoFacts, memdir: MemoryDir, config: Config,
+                 now: datetime) -> None:
+        self.facts = facts
+        self.memdir = memdir
+        self.config = config
+        self.now = now
+        self._memo: dict[str, Any] = {}
+
+    def memo(self, key: str, build: Callable[[], T]) -> T:
+        if key not in self._memo:
+            self._memo[key] = build()
+        value: T = self._memo[key]
+        return value
+
+
+class Probe(Protocol):
+    """One kind of staleness check."""
+
+    code: FindingCode
+
+    def check(self, entry: Entry, ctx: ProbeContext) -> ProbeResult:
+        """Claims found in `entry`, their verdicts, findings and known corrections."""
+        ...
+
+
+def flag(code: FindingCode, message: str, evidence: JSON,
+         *corrections: Correction) -> Flagged:
+    return Flagged(Finding(code=code, message=message, evidence=evidence), corrections)
+
+
+def apply_corrections(text: str, corrections: Iterable[Correction]) -> str:
+    """Apply every correction in one pass, so a replacement is never replaced again.
+
+    Longer originals win where two overlap; the rest of the text is kept byte for byte.
+    """
+    chosen = sorted({c.old: c for c in corrections if c.old and c.old != c.new}.values(),
+                    key=lambda c: len(c.old), reverse=True)
+    taken: list[tuple[int, int, str]] = []
+    for fix in chosen:
+        for start, end in standalone_spans(text, fix.old, bounded=fix.bounded):
+            if all(end <= s or start >= e for s, e, _ in taken):
+                taken.append((start, end, fix.new))
+    out, cursor = [], 0
+    for start, end, new in sorted(taken):
+        out.append(text[cursor:start] + new)
+        cursor = end
+    return "".join(out) + text[cursor:]

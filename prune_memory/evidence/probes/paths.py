@@ -1,0 +1,231 @@
+"""path-drift: paths a memory names that git shows were deleted or renamed since.
+
+Only history proves a path stale. A path that is present (tracked, the tail of a tracked
+path, on disk), ignored, never seen by git, a placeholder, or named in a sentence about a
+plan or an absence is not evidence of anything: it is recorded as a claim and left alone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from prune_memory.analysis.text import (
+    has_standalone,
+    mentions_change,
+    planned,
+    says_absent,
+    sentence_with,
+)
+from prune_memory.evidence.gitrepo import DeletionFact, RenameFact
+from prune_memory.evidence.probes.base import (
+    EMPTY,
+    Claim,
+    Correction,
+    Flagged,
+    ProbeContext,
+    ProbeResult,
+    Verdict,
+    flag,
+)
+from prune_memory.evidence.probes.evidence import commit_fields, said, subject_note
+from prune_memory.evidence.probes.pathclaims import PathMention
+from prune_memory.evidence.probes.pathfacts import (
+    entry_mentions,
+    fate,
+    ignored,
+    is_placeholder,
+    present,
+    untracked_only,
+)
+from prune_memory.evidence.probes.plans import plan_word
+from prune_memory.model import JSON, Entry, FindingCode
+
+KIND = "path"
+
+
+class PathProbe:
+    """Checks every path-like mention against the tree, the ignore rules and the history."""
+
+    code = FindingCode.PATH_DRIFT
+
+    def check(self, entry: Entry, ctx: ProbeContext) -> ProbeResult:
+        mentions = entry_mentions(entry, ctx)
+        result = EMPTY
+        for mention in mentions:
+            result = result + _check_one(entry, mention, ctx)
+        return result
+
+
+def _check_one(entry: Entry, mention: PathMention, ctx: ProbeContext) -> ProbeResult:
+    if not ctx.facts.available:
+        if not mention.has_slash:
+            return EMPTY
+        return _claim(mention, Verdict.UNVERIFIABLE, "no git repository to check against")
+    path = mention.path
+    if is_placeholder(path):
+        return EMPTY
+    where = present(path, ctx) or (_basename_present(path, ctx) if not mention.has_slash
+                                   else None)
+    if where is not None:
+        if where.startswith("tracked ") and _said_ignored(entry, mention):
+            return _tracked_not_ignored(mention, where)
+        return _claim(mention, Verdict.CONFIRMED, where)
+    if ignored(path, ctx):
+        return _claim(mention, Verdict.UNVERIFIABLE, "gitignored: it lives on a disk, not in git")
+    found = fate(path, ctx)
+    lone = not _path_shaped(mention)
+    if found is None:
+        if path in ctx.facts.seen and not lone:
+            return _gone_untraced(mention)
+        return _claim(mention, Verdict.UNVERIFIABLE,
+                      "never tracked here: it may live elsewhere") if mention.has_slash else EMPTY
+    if plan_word(entry) is not None:
+        return EMPTY  # a plan names what it will change: the plan probe reads those paths
+    if untracked_only(found, ctx):
+        return _claim(mention, Verdict.UNVERIFIABLE, "taken out of git, not deleted: it may "
+                                                     "still be on the user's disk")
+    sentence = sentence_with(entry, mention.raw).replace(mention.raw, "")  # its own words aside
+    if _told_as_history(entry, sentence, found):
+        return _claim(mention, Verdict.CONFIRMED, "mentioned as history of a rename or removal")
+    if planned(sentence) or says_absent(sentence):
+        return _claim(mention, Verdict.UNVERIFIABLE, "named in a plan or as absent, not as there")
+    return _drift(mention, found, ctx, lone=lone)
+
+
+def _drift(mention: PathMention, found: RenameFact | DeletionFact,
+           ctx: ProbeContext, *, lone: bool = False) -> ProbeResult:
+    result = _drift_of(mention, found, ctx)
+    if not lone:
+        return result
+    # A lone name (`inventory`) may be a host, an image or a package that shares an old
+    # directory's name: shown for a person, never corrected or taken as the subject.
+    flagged = tuple(Flagged(dataclasses.replace(
+        item.finding, message=item.finding.message + "; a lone name, so it may mean something "
+        "else called that", evidence={**item.finding.evidence, "ambiguous": True}))
+        for item in result.flagged)
+    return ProbeResult(result.claims, flagged)
+
+
+def _drift_of(mention: PathMention, found: RenameFact | DeletionFact,
+              ctx: ProbeContext) -> ProbeResult:
+    if isinstance(found, DeletionFact):
+        story = f"deleted in {found.commit} on {found.date.date()}"
+        evidence = said(mention.path, "deleted", **commit_fields(ctx, found.sha or found.commit))
+        if found.path != mention.path:
+            evidence["tracked_as"] = found.path
+        message = f"`{mention.path}` was {story}{subject_note(ctx, found.commit)}"
+        return _contradicted(mention, story, message, evidence)
+    story = _rename_story(found)
+    evidence = said(mention.path, found.current or "not tracked",
+                    **commit_fields(ctx, found.sha or found.commit))
+    evidence["chain"] = [{"from": h.old, "to": h.new,
+                          **commit_fields(ctx, h.sha or h.commit)} for h in found.hops]
+    if found.deleted is not None:
+        evidence["deleted"] = commit_fields(ctx, found.deleted.sha or found.deleted.commit)
+    message = f"`{mention.path}` was {story}{subject_note(ctx, found.hops[-1].commit)}"
+    if found.current is None:
+        return _contradicted(mention, story, message, evidence)
+    evidence["current_path"] = found.current
+    new = _successor(mention.path, found)
+    return _contradicted(mention, story, message, evidence, _fix(mention, new))
+
+
+def _fix(mention: PathMention, new: str) -> Correction:
+    """Rewrite the path where it is written as a path: inside its backticks, or (bare) with
+    its slashes. The same word elsewhere in the prose is not touched."""
+    rewritten = _rewrite(mention.raw, mention.path, new)
+    if mention.explicit and "/" not in mention.raw:
+        return Correction(f"`{mention.raw}`", f"`{rewritten}`", bounded=False)
+    return Correction(mention.raw, rewritten)
+
+
+def _successor(path: str, found: RenameFact) -> str:
+    """The new name written the way the memory wrote the old one: a tail stays a tail."""
+    old_full = found.hops[0].old
+    current = found.current or path
+    if old_full == path or not old_full.endswith("/" + path):
+        return current
+    prefix = old_full[: -len(path)]
+    return current[len(prefix):] if current.startswith(prefix) else current
+
+
+def _rename_story(found: RenameFact) -> str:
+    first = found.hops[0]
+    story = f"renamed to `{first.new}` in {first.commit} on {first.date.date()}"
+    for hop in found.hops[1:]:
+        story += f", then to `{hop.new}` in {hop.commit} on {hop.date.date()}"
+    if found.deleted is not None:
+        story += (f", and `{found.last_name}` was deleted in {found.deleted.commit} "
+                  f"on {found.deleted.date.date()}")
+    elif found.current is None:
+        story += f"; `{found.last_name}` is not tracked now"
+    return story
+
+
+def _contradicted(mention: PathMention, story: str, message: str, evidence: JSON,
+                  *fixes: Correction) -> ProbeResult:
+    claim = Claim(KIND, mention.raw, Verdict.CONTRADICTED, story)
+    return ProbeResult((claim,), (flag(FindingCode.PATH_DRIFT, message, evidence, *fixes),))
+
+
+_IGNORED_SAID = re.compile(r"\(?\s*(?:git-?ignored|in \.gitignore|not in git|not tracked|"
+                           r"untracked|never committed|not committed)", re.IGNORECASE)
+
+
+def _said_ignored(entry: Entry, mention: PathMention) -> bool:
+    """The memory says, right after naming the path, that git does not have it."""
+    for line in entry.text.splitlines():
+        at = line.find(mention.raw)
+        if at >= 0 and _IGNORED_SAID.match(line[at + len(mention.raw):].lstrip("` *")[:40]):
+            return True
+    return False
+
+
+def _tracked_not_ignored(mention: PathMention, where: str) -> ProbeResult:
+    story = f"git tracks it ({where}): it is committed, not ignored"
+    message = (f"says `{mention.path}` is not in git, but {story}; anything secret in it "
+               "is published with the repo")
+    evidence = said(mention.path, "tracked", kind="tracked-not-ignored", commit=None, date=None)
+    return _contradicted(mention, story, message, evidence)
+
+
+def _gone_untraced(mention: PathMention) -> ProbeResult:
+    story = "not tracked now, though earlier commits had it"
+    message = f"`{mention.path}` is {story}; the history does not show one place it went"
+    evidence = said(mention.path, "not tracked", commit=None, date=None)
+    return _contradicted(mention, story, message, evidence)
+
+
+def _told_as_history(entry: Entry, sentence: str, found: RenameFact | DeletionFact) -> bool:
+    """The entry itself records the move or removal, so the old name is not a stale claim."""
+    if mentions_change(sentence):
+        return True
+    if isinstance(found, RenameFact):
+        return any(has_standalone(entry.text, hop.new) or has_standalone(entry.text, tail)
+                   for hop in found.hops for tail in (hop.new.rsplit("/", 1)[-1],)
+                   if tail != hop.old.rsplit("/", 1)[-1])
+    return False
+
+
+def _rewrite(raw: str, path: str, current: str) -> str:
+    index = raw.find(path)
+    return raw[:index] + current + raw[index + len(path):] if index >= 0 else current
+
+
+def _claim(mention: PathMention, verdict: Verdict, note: str) -> ProbeResult:
+    return ProbeResult((Claim(KIND, mention.raw, verdict, note),))
+
+
+def _path_shaped(mention: PathMention) -> bool:
+    """Written so it can only be a path: with a slash, or a file name with its extension.
+    A lone word (`inventory`) may name a host, an image or a crate that shares the name of
+    an old directory, so its history is no evidence."""
+    return mention.has_slash or mention.raw.rstrip("`").endswith("/") or \
+        "." in mention.path.strip(".")
+
+
+def _basename_present(path: str, ctx: ProbeContext) -> str | None:
+    names = ctx.memo("path.basenames",
+                     lambda: frozenset(p.rsplit("/", 1)[-1] for p in ctx.facts.tracked))
+    return "a tracked file has this name" if path in names else None

@@ -1,0 +1,115 @@
+"""Plans git shows were carried out: a cleanup whose files are gone, a rename that happened.
+
+A memory that records a plan ("D75 code cleanup", "start.sh removal plan", a roadmap)
+names the files the plan is about. When history shows the very change the plan is about —
+its own subject file gone, or a commit whose message speaks of what the plan's title does —
+the plan is carried out. When only some file it mentions changed, the plan is overtaken: a
+person reads what is left of it. A plan's sentences are not claims about the repo as it
+is, so the path probe leaves them to this one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from prune_memory.evidence.gitrepo import DeletionFact, RenameFact
+from prune_memory.evidence.probes.base import EMPTY, Claim, ProbeContext, ProbeResult, Verdict, flag
+from prune_memory.evidence.probes.evidence import commit_fields
+from prune_memory.evidence.probes.pathfacts import (
+    entry_mentions,
+    fate,
+    ignored,
+    is_placeholder,
+    present,
+    untracked_only,
+)
+from prune_memory.model import JSON, Entry, FindingCode
+
+KIND = "plan"
+_PLAN_WORDS = re.compile(
+    r"\b(?:plan|plans|planned|planning|roadmap|to-?do|todos|clean-?up|removal|to remove|"
+    r"proposal|proposed|next steps?|follow-?ups?|backlog|wish ?list|ideas)\b|计划|待办|待做|"
+    r"后续|规划|路线图|geplant|vorhaben|pendientes?|planificad[oa]", re.IGNORECASE)
+_HEADING = re.compile(r"^#{1,6}\s+(.+)$", re.MULTILINE)
+_WORD = re.compile(r"[^\W_]{3,}")
+# Words every plan and every commit message share; an echo needs words that say what.
+_COMMON = frozenset({"plan", "the", "and", "for", "with", "from", "into", "once", "after",
+                     "remove", "removal", "delete", "drop", "add", "code", "file", "files",
+                     "new", "old", "move", "update", "cleanup", "clean"})
+
+
+def plan_head(entry: Entry) -> str:
+    """Where a memory says what it is: name, file name, description, first heading."""
+    first = _HEADING.search(entry.body)
+    return " ".join((entry.name, entry.file.replace("_", " ").replace("-", " "),
+                     entry.description, first.group(1) if first else ""))
+
+
+def plan_word(entry: Entry) -> str | None:
+    """The word that makes the memory a plan, looked for in its name, description and
+    first heading (not its body, where any memory may mention a plan in passing)."""
+    found = _PLAN_WORDS.search(plan_head(entry))
+    return found.group(0) if found else None
+
+
+class PlanProbe:
+    """Finds plans whose named files history deleted or renamed since."""
+
+    code = FindingCode.LOW_UTILITY
+
+    def check(self, entry: Entry, ctx: ProbeContext) -> ProbeResult:
+        word = plan_word(entry)
+        if word is None or not ctx.facts.available:
+            return EMPTY
+        done: list[tuple[str, RenameFact | DeletionFact]] = []
+        for mention in entry_mentions(entry, ctx):
+            path = mention.path
+            if is_placeholder(path) or present(path, ctx) or ignored(path, ctx):
+                continue
+            found = fate(path, ctx)
+            if found is not None and not untracked_only(found, ctx):
+                done.append((mention.raw, found))
+        if not done:
+            return EMPTY
+        return _carried_out(entry, word, done, ctx)
+
+
+def _carried_out(entry: Entry, word: str, done: list[tuple[str, RenameFact | DeletionFact]],
+                 ctx: ProbeContext) -> ProbeResult:
+    steps = [_step(raw, found, ctx) for raw, found in done]
+    head = plan_head(entry)
+    own = [s for s in steps if _about(head, s)]
+    steps = own + [s for s in steps if s not in own]
+    told = "; ".join(f"`{s['path']}` {s['what']} in {s['short']} on {s['date']}"
+                     + (f" (\"{s['subject']}\")" if s.get("subject") else "") for s in steps[:3])
+    more = f"; and {len(steps) - 3} more" if len(steps) > 3 else ""
+    kind, said = ("plan-carried-out", "git shows carried out") if own else \
+        ("plan-overtaken", "mentions files git has changed since; read what is left of it")
+    message = f"a plan (its title says {word!r}) that {said}: {told}{more}"
+    evidence: JSON = {"kind": kind, "plan_word": word, "done": steps,
+                      "commit": steps[0]["commit"], "date": steps[0]["date"]}
+    claims = tuple(Claim(KIND, s["path"], Verdict.CONTRADICTED, f"plan target {s['what']}")
+                   for s in steps)
+    return ProbeResult(claims, (flag(FindingCode.LOW_UTILITY, message, evidence),))
+
+
+def _about(head: str, step: JSON) -> bool:
+    """The change is the plan's own: the file is its subject (its name's words are in the
+    plan's title), or the commit says what the title says (two telling words in common)."""
+    said = {w.lower() for w in _WORD.findall(head)} - _COMMON
+    name = str(step["path"]).rstrip("/").rsplit("/", 1)[-1]
+    stem = {w.lower() for w in _WORD.findall(name.rsplit(".", 1)[0])} - _COMMON
+    if stem and stem <= said:
+        return True
+    subject = {w.lower() for w in _WORD.findall(str(step.get("subject") or ""))} - _COMMON
+    return len(said & subject) >= 2
+
+
+def _step(raw: str, found: RenameFact | DeletionFact, ctx: ProbeContext) -> JSON:
+    if isinstance(found, DeletionFact):
+        return {"path": raw.strip("`"), "what": "was deleted",
+                **commit_fields(ctx, found.sha or found.commit)}
+    last = found.deleted or found.hops[-1]
+    what = (f"was renamed to `{found.current}`" if found.current
+            else "was renamed, then removed")
+    return {"path": raw.strip("`"), "what": what, **commit_fields(ctx, last.sha or last.commit)}

@@ -1,0 +1,1 @@
+"""The store lint: provenance, freshness, secrets, poison, duplicates and a size cap."""

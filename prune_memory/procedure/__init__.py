@@ -1,0 +1,1 @@
+"""The procedure's steps, in the order a pass runs them."""

@@ -1,0 +1,122 @@
+"""Steps 7–9 of the pass: apply what the review accepted, write the audit, scan again.
+
+Every write goes through the engine (`engine/apply.py`), which holds the lock, journals
+each step and refuses an entry whose bytes changed since the plan was made.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from prune_memory.engine import apply
+from prune_memory.engine.repairs import apply_repairs
+from prune_memory.engine.results import Applied, ApplyResult, Skipped, WithdrawRequest
+from prune_memory.errors import PruneMemoryError
+from prune_memory.model import INDEX_FILE, JSON, Action, Fidelity
+from prune_memory.plan import Inoculation, Plan, PlanEntry
+from prune_memory.procedure.auditlog import AuditSummary, write_audit
+from prune_memory.procedure.review import WITHDRAWING_CHOICES, Choice, Verdict
+from prune_memory.procedure.rules import DRIFT
+from prune_memory.procedure.snapshot import Snapshot
+
+
+@dataclass
+class Outcome:
+    """What the apply step did, item by item."""
+
+    applied: list[Applied] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def add(self, result: ApplyResult) -> None:
+        self.applied.extend(result.applied)
+        self.skipped.extend(result.skipped)
+        self.warnings.extend(w for w in result.warnings if w not in self.warnings)
+
+    def refuse(self, file: str, err: PruneMemoryError) -> None:
+        self.skipped.append(Skipped(file, str(err), int(err.exit_code)))
+
+    def count(self, *ops: str) -> int:
+        return sum(1 for a in self.applied if a.op in ops and a.status == "done")
+
+
+def apply_verdicts(root: Path, plan: Plan, verdicts: Sequence[Verdict], repairs: Sequence[JSON],
+                   *, snapshot: Snapshot, now: datetime) -> Outcome:
+    """Carry out each accepted verdict and repair; a refused item is skipped, not fatal."""
+    outcome = Outcome()
+    withdrawals = [_request(plan, v) for v in verdicts if v.choice is Choice.WITHDRAW]
+    if withdrawals:
+        outcome.add(apply.withdraw_many(root, withdrawals, snapshot=snapshot, now=now))
+    for verdict in verdicts:
+        if verdict.choice is not Choice.WITHDRAW:
+            _one(root, plan, verdict, outcome, snapshot, now)
+    if repairs:
+        outcome.add(apply_repairs(root, repairs, snapshot=snapshot, now=now))
+    return outcome
+
+
+def _one(root: Path, plan: Plan, verdict: Verdict, outcome: Outcome, snapshot: Snapshot,
+         now: datetime) -> None:
+    entry = _entry(plan, verdict.file)
+    try:
+        if verdict.choice in (Choice.WITHDRAW_INOCULATE, Choice.INOCULATE):
+            ino = to_engine(verdict, entry)
+            withdraw = _request(plan, verdict) if verdict.choice in WITHDRAWING_CHOICES else None
+            outcome.add(apply.inoculate(root, entry.file, ino, snapshot=snapshot, now=now,
+                                        withdraw=withdraw, expected_sha256=entry.sha256))
+        elif verdict.choice is Choice.UPDATE and verdict.text is not None:
+            outcome.add(apply.update_entry(
+                root, entry.file, verdict.text, reason=verdict.reason or entry.reason,
+                snapshot=snapshot, now=now, expected_sha256=entry.sha256,
+                rule=entry.rule or "manual", memory_class=entry.cls.value))
+        elif verdict.choice is Choice.PROTECT:
+            outcome.add(apply.protect(root, entry.file, verdict.reason, now=now))
+    except PruneMemoryError as err:
+        outcome.refuse(entry.file, err)
+
+
+def to_engine(verdict: Verdict, entry: PlanEntry) -> Inoculation:
+    draft = verdict.inoculation or entry.inoculation
+    if draft is None:
+        raise ValueError(f"{entry.file}: no SUPERSEDED fields to write")
+    return draft
+
+
+def _request(plan: Plan, verdict: Verdict) -> WithdrawRequest:
+    entry = _entry(plan, verdict.file)
+    return WithdrawRequest(file=entry.file, reason=verdict.reason or entry.reason,
+                           rule=entry.rule or "manual", expected_sha256=entry.sha256,
+                           memory_class=entry.cls.value)
+
+
+def _entry(plan: Plan, file: str) -> PlanEntry:
+    entry = plan.entry(file)
+    if entry is None:
+        raise ValueError(f"{file} is not in the plan")
+    return entry
+
+
+def record_audit(root: Path, plan: Plan, outcome: Outcome, *, snapshot: Snapshot,
+                 now: datetime) -> None:
+    """One audit section: the pass's figures next to the register rows it appended."""
+    drift = Counter(f.code.value for e in plan.entries for f in e.findings if f.code in DRIFT)
+    summary = AuditSummary(
+        entries_audited=len(plan.entries),
+        withdrawn=outcome.count("withdraw"),
+        updated=sum(1 for a in outcome.applied
+                    if a.op == "update" and a.status == "done" and a.file != INDEX_FILE),
+        protected=sum(1 for e in plan.entries if e.protected),
+        staleness=dict(drift),
+        fidelity_failures=[e.file for e in plan.entries if e.fidelity == Fidelity.FAILED.value],
+    )
+    write_audit(root, summary, snapshot=snapshot, now=now)
+
+
+def pending(plan: Plan, verdicts: Sequence[Verdict]) -> list[PlanEntry]:
+    """Proposals nobody accepted yet: shown in the summary, proposed again next time."""
+    done = {v.file for v in verdicts if v.writes}
+    return [e for e in plan.entries if e.action is not Action.KEEP and e.file not in done]

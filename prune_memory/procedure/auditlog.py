@@ -1,0 +1,75 @@
+"""Write the summary of one audit into `pruning-log.md` (DESIGN §5).
+
+The withdrawals of a pass append their register rows to the audit section named by the
+pass's snapshot manifest as they happen (each row is a step's commit point). This stage
+fills in that section's summary bullets once the pass knows its figures; rows stay as
+they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from prune_memory.engine.edits.log_rows import AUDIT_FIELDS, set_audit_fields
+from prune_memory.engine.session import writing
+from prune_memory.engine.steps.kit import read_log_text, write_log_text
+from prune_memory.procedure.snapshot import Snapshot
+from prune_memory.store.pruninglog import Audit, parse_log
+
+
+@dataclass(frozen=True)
+class AuditSummary:
+    """The figures of one pass. `staleness` counts findings by code; failures list files."""
+
+    entries_audited: int
+    withdrawn: int
+    updated: int
+    protected: int
+    staleness: Mapping[str, int] = field(default_factory=dict)
+    fidelity_failures: Sequence[str] = ()
+
+
+def audit_fields(summary: AuditSummary, manifest: Path) -> list[tuple[str, str]]:
+    """The bullets in DESIGN order: audited, withdrawn n (p%), updated, manifest, … protected."""
+    values = (
+        str(summary.entries_audited),
+        f"{summary.withdrawn} ({_percent(summary.withdrawn, summary.entries_audited)})",
+        str(summary.updated), str(manifest), _counted(summary.staleness),
+        _listed(summary.fidelity_failures), str(summary.protected),
+    )
+    return list(zip(AUDIT_FIELDS, values, strict=True))
+
+
+def write_audit(root: Path, summary: AuditSummary, *, snapshot: Snapshot,
+                now: datetime) -> Audit:
+    """Create or complete the audit section of this pass; returns it as parsed back."""
+    with writing(root):
+        text = set_audit_fields(read_log_text(root), manifest=str(snapshot.manifest),
+                                date=now.date().isoformat(),
+                                fields=audit_fields(summary, snapshot.manifest))
+        write_log_text(root, text)
+    audit = parse_log(text).audit_for(str(snapshot.manifest))
+    assert audit is not None
+    return audit
+
+
+def _percent(part: int, whole: int) -> str:
+    if whole <= 0:
+        return "0%"
+    value = f"{100 * part / whole:.1f}".rstrip("0").rstrip(".")
+    return f"{value}%"
+
+
+def _counted(counts: Mapping[str, int]) -> str:
+    total = sum(counts.values())
+    if not total:
+        return "none"
+    detail = ", ".join(f"{code} {n}" for code, n in sorted(counts.items()) if n)
+    return f"{total} ({detail})"
+
+
+def _listed(files: Sequence[str]) -> str:
+    return f"{len(files)} ({', '.join(files)})" if files else "none"

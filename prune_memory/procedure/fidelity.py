@@ -1,0 +1,262 @@
+"""Step 3 fidelity across entries: duplicates, near duplicates, contradictions, CLAUDE.md repeats.
+
+Pairs are found with the exact similarity join, so the answer equals a comparison of every
+pair. Only exact duplicates name a loser; everything else goes to a human as `review`.
+Near-duplicates come one finding per entry, grouped (`neargroups`), however many pairs.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from prune_memory.analysis.claudemd import ClaudeMdUnit, claude_md_units
+from prune_memory.analysis.containment import contained_pairs, without_articles
+from prune_memory.analysis.contradiction import (
+    LIMITS,
+    NEGATIONS,
+    Contradiction,
+    contradictions,
+    negated,
+)
+from prune_memory.analysis.gcpause import collector_paused
+from prune_memory.analysis.neargroups import NearGroups
+from prune_memory.analysis.similarity import (
+    Corpus,
+    has_words,
+    jaccard,
+    similar_pairs_across,
+    tokens,
+)
+from prune_memory.analysis.survivor import choose_survivor, survivor_reason
+from prune_memory.model import JSON, Entry, EntryKind, Finding, FindingCode, MemoryDir
+from prune_memory.secrets.mask import mask_text
+from prune_memory.store.index_facts import table_of
+
+NEAR_THRESHOLD = 0.8
+LABEL_FIELDS = ("name", "key")  # frontmatter fields that say two entries claim the same fact
+
+Findings = dict[str, list[Finding]]
+
+
+@dataclass(frozen=True)
+class _Texts:
+    """The entries that say something, with their words worked out once."""
+
+    entries: list[Entry]
+    texts: list[str]
+    corpus: Corpus
+    masked: dict[int, str] = field(default_factory=dict)
+
+    def shown(self, i: int) -> str:
+        """Entry i's text with secret values masked, as evidence may be printed or logged."""
+        text = self.masked.get(i)
+        if text is None:
+            text = self.masked[i] = mask_text(self.texts[i])
+        return text
+
+
+def analysed_text(entry: Entry) -> str:
+    """What is compared: the frontmatter-free body; for an inline index fact, the line's text."""
+    if entry.kind is EntryKind.INDEX_LINE:
+        return entry.body or entry.description
+    return entry.body
+
+
+def check_fidelity(
+    memdir: MemoryDir,
+    *,
+    protected: frozenset[str],
+    claude_md: Sequence[tuple[str, str]] = (),
+    near_threshold: float = NEAR_THRESHOLD,
+    negations: frozenset[str] = NEGATIONS,
+) -> dict[str, tuple[Finding, ...]]:
+    """Findings per entry file (entries without findings are left out).
+
+    `claude_md` holds (label, text) of the CLAUDE.md files; see `claudemd.read_claude_md`.
+    """
+    with collector_paused():
+        data = _prepare(memdir.entries)
+        found: Findings = defaultdict(list)
+        tables = table_of(memdir.index) if memdir.index else {}
+        _exact_duplicates(data, protected, found)
+        _contained(data, protected, near_threshold, found)
+        _near_duplicates(data, protected, near_threshold, found, tables)
+        _contradictions(data, negations, found)
+        _claude_md_duplicates(data, claude_md_units(claude_md), near_threshold, found)
+    return {file: tuple(items) for file, items in sorted(found.items())}
+
+
+def _prepare(entries: Sequence[Entry]) -> _Texts:
+    # an entry without words is the noise check's business, not a duplicate
+    said = [(entry, analysed_text(entry)) for entry in entries]
+    said = [(entry, text) for entry, text in said if has_words(text)]
+    return _Texts([entry for entry, _ in said], [text for _, text in said],
+                  Corpus([text for _, text in said]))
+
+
+def _exact_duplicates(data: _Texts, protected: frozenset[str], found: Findings) -> None:
+    """Every copy gets a `duplicate` finding: a surviving one names itself as survivor and
+    relates to the others; a losing one names the survivor it defers to."""
+    for group in data.corpus.exact_groups():
+        members = [data.entries[i] for i in group]
+        keep = choose_survivor(members, protected)
+        for i, entry in zip(group, members, strict=True):
+            others = tuple(m.file for m in members if m is not entry)
+            stays = entry is keep or entry.file in protected  # a protected copy always survives
+            if stays:
+                why = ("protected copy" if entry is not keep
+                       else _kept_because(keep, members, protected))
+                message = f"same text as {', '.join(others)}; this copy stays ({why})"
+            else:
+                message = (f"same text as {keep.file}, which is kept "
+                           f"({survivor_reason(keep, entry, protected)})")
+            found[entry.file].append(Finding(
+                code=FindingCode.DUPLICATE, message=message,
+                evidence={"text": data.shown(i), "survivor": entry.file if stays else keep.file,
+                          "group": [m.file for m in members], **_dates(entry, keep)},
+                related=others if stays else (keep.file,),
+            ))
+
+
+def _contained(data: _Texts, protected: frozenset[str], threshold: float,
+               found: Findings) -> None:
+    """A memory every word of which a longer one also says (or equal but for articles and
+    punctuation): the shorter is the copy to withdraw, for a person to confirm."""
+    for pair in contained_pairs(data.texts, [e.kind.value for e in data.entries],
+                                normalised=data.corpus.normalised):
+        inner, outer = data.entries[pair.inner], data.entries[pair.outer]
+        if data.corpus.normalised[pair.inner] == data.corpus.normalised[pair.outer]:
+            continue  # an exact copy, reported as such
+        close = jaccard(data.corpus.sets[pair.inner], data.corpus.sets[pair.outer])
+        if not pair.same and close >= threshold:
+            continue  # a near-duplicate: shown side by side to merge, with the others
+        if inner.file in protected:
+            continue
+        how = ("says the same but for articles and punctuation as" if pair.same
+               else "says nothing that is not also in the longer")
+        found[inner.file].append(Finding(
+            code=FindingCode.DUPLICATE,
+            message=f"{how} {outer.file}, which is kept",
+            evidence={"kind": "exact-duplicate" if pair.same else "contained-duplicate",
+                      **_pair_texts(data, pair.inner, pair.outer), "survivor": outer.file,
+                      **_dates(inner, outer)},
+            related=(outer.file,)))
+
+
+def _kept_because(keep: Entry, members: list[Entry], protected: frozenset[str]) -> str:
+    runner_up = choose_survivor([m for m in members if m is not keep], protected)
+    return survivor_reason(keep, runner_up, protected)
+
+
+def _near_duplicates(data: _Texts, protected: frozenset[str], threshold: float,
+                     found: Findings, tables: dict[str, int]) -> None:
+    """One finding per entry that has near-duplicates (exact ones are not among them): its
+    closest partner side by side, and, in a larger group, the next few and the group size."""
+    pairs = ((i, j, sim) for i, j, sim in data.corpus.iter_pairs(threshold)
+             if not _alike_by_design(data, i, j, tables))
+    groups = NearGroups(pairs, len(data.entries))
+    keeps: dict[int, Entry] = {}
+    for this in groups.entries():
+        members = groups.group(this)
+        root = groups.root(this)
+        if root not in keeps:
+            keeps[root] = choose_survivor([data.entries[k] for k in members], protected)
+        found[data.entries[this].file].append(
+            _near_finding(data, this, groups.closest(this), len(members), keeps[root]))
+
+
+def _near_finding(data: _Texts, this: int, closest: list[tuple[int, float]], size: int,
+                  keep: Entry) -> Finding:
+    that, sim = closest[0]
+    other = data.entries[that]
+    evidence: JSON = {**_pair_texts(data, this, that), "jaccard": round(sim, 3),
+                      "suggested_keep": keep.file, **_dates(data.entries[this], other)}
+    message = (f"nearly the same words as {other.file} (Jaccard {sim:.2f}); read both, "
+               "merge into one or keep both if the difference matters")
+    if size > 2:
+        evidence["group_size"] = size
+        evidence["closest"] = [{"file": data.entries[k].file, "jaccard": round(j, 3)}
+                               for k, j in closest]
+        message = (f"nearly the same words as {other.file} (Jaccard {sim:.2f}), one of a "
+                   f"group of {size} near-duplicates; read them side by side, merge them or "
+                   "keep those whose differences matter")
+    return Finding(code=FindingCode.NEAR_DUPLICATE, message=message, evidence=evidence,
+                   related=tuple(data.entries[k].file for k, _ in closest))
+
+
+def _alike_by_design(data: _Texts, i: int, j: int, tables: dict[str, int]) -> bool:
+    """Rows of one table share their shape on purpose; a copy but for articles is reported
+    with the duplicates. Neither is a near-duplicate to merge."""
+    first, second = data.entries[i].file, data.entries[j].file
+    if first in tables and tables[first] == tables.get(second):
+        return True
+    words = data.corpus.normalised  # the words already read, one space apart
+    return without_articles(words[i].split()) == without_articles(words[j].split())
+
+
+def _contradictions(data: _Texts, negations: frozenset[str], found: Findings) -> None:
+    labels = [_labels(entry) for entry in data.entries]
+    for flag in contradictions(data.corpus, labels, negations=negations):
+        for this, that in ((flag.first, flag.second), (flag.second, flag.first)):
+            other = data.entries[that]
+            found[data.entries[this].file].append(Finding(
+                code=FindingCode.CONTRADICTION,
+                message=f"may contradict {other.file} ({flag.reason}, Jaccard "
+                        f"{flag.jaccard:.2f}); {LIMITS}",
+                evidence=_contradiction_evidence(data, flag, this, that, negations),
+                related=(other.file,),
+            ))
+
+
+def _contradiction_evidence(data: _Texts, flag: Contradiction, this: int, that: int,
+                            negations: frozenset[str]) -> JSON:
+    return {
+        **_pair_texts(data, this, that), "jaccard": round(flag.jaccard, 3),
+        "reason": flag.reason, "limits": LIMITS,
+        "negations": {data.entries[k].file: sorted(data.corpus.sets[k] & negations)
+                      for k in (this, that)},
+        **_dates(data.entries[this], data.entries[that]),
+    }
+
+
+def _claude_md_duplicates(data: _Texts, units: list[ClaudeMdUnit], threshold: float,
+                          found: Findings) -> None:
+    if not units:
+        return
+    unit_words = [tokens(unit.text) for unit in units]
+    unit_sets = [frozenset(w) for w in unit_words]
+    best: dict[int, tuple[bool, float, int]] = {}
+    for i, u, sim in similar_pairs_across(data.corpus.sets, unit_sets, threshold):
+        exact = data.corpus.normalised[i] == " ".join(unit_words[u])
+        if not exact and negated(data.corpus.sets[i]) != negated(unit_sets[u]):
+            continue  # "X runs" against "X never runs": a contradiction, not a repeat
+        if i not in best or (exact, sim) > best[i][:2]:
+            best[i] = (exact, sim, u)  # an exact repeat beats a near one; then the closest
+    for i, (exact, sim, u) in sorted(best.items()):
+        unit = units[u]
+        found[data.entries[i].file].append(Finding(
+            code=FindingCode.CLAUDE_MD_DUPLICATE,
+            message=f"{'repeats' if exact else 'nearly repeats'} {unit.source} line {unit.line}, "
+                    "which Claude Code already loads every session",
+            evidence={"text": data.shown(i), "claude_md": unit.source,
+                      "claude_md_line": unit.line, "claude_md_text": mask_text(unit.text),
+                      "match": "exact" if exact else "near", "jaccard": round(sim, 3)},
+        ))
+
+
+def _labels(entry: Entry) -> tuple[tuple[str, str], ...]:
+    values = ((name, entry.frontmatter.get(name)) for name in LABEL_FIELDS)
+    return tuple((name, str(value)) for name, value in values if value not in (None, ""))
+
+
+def _pair_texts(data: _Texts, this: int, that: int) -> JSON:
+    return {"text": data.shown(this), "other_file": data.entries[that].file,
+            "other_text": data.shown(that)}
+
+
+def _dates(this: Entry, other: Entry) -> JSON:
+    """When each side was last written, and by which signal (modified: or mtime)."""
+    return {"written": {e.file: f"{e.written_at[0].isoformat()} ({e.written_at[1]})"
+                        for e in (this, other)}}

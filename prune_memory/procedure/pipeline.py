@@ -1,0 +1,173 @@
+"""The pass, stage by stage: load → classify → probe → fidelity and hygiene → decide → plan.
+
+Applying the plan, the audit entry and the closing scan live in `procedure/apply.py`; this
+module only reads, so `plan` can never change anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from pathlib import Path
+
+from prune_memory.analysis.access import Access
+from prune_memory.analysis.claudemd import read_claude_md
+from prune_memory.analysis.decay import Decay, entry_decay
+from prune_memory.analysis.gcpause import collector_paused
+from prune_memory.analysis.inoculation import find_abandoned_strategy
+from prune_memory.analysis.negation import check_negations
+from prune_memory.analysis.saidgone import check_said_gone
+from prune_memory.analysis.sessions import session_log_finding
+from prune_memory.analysis.utility import check_utility
+from prune_memory.analysis.valueclash import check_values
+from prune_memory.config import load_config
+from prune_memory.engine.flags import flagged_items
+from prune_memory.errors import BadInputError
+from prune_memory.model import (
+    POLICY_FILE,
+    Entry,
+    Fidelity,
+    Finding,
+    FindingCode,
+    LoadError,
+    MemoryDir,
+)
+from prune_memory.plan import Plan
+from prune_memory.procedure.assemble import assemble_plan
+from prune_memory.procedure.decide import Evidence
+from prune_memory.procedure.fidelity import check_fidelity
+from prune_memory.procedure.filters import Policy, default_policy, load_policy
+from prune_memory.procedure.hygiene import check_hygiene
+from prune_memory.procedure.inventory import Inventory, take_inventory
+from prune_memory.procedure.reachability import scan
+from prune_memory.procedure.staleness import StalenessReport, probe_staleness
+from prune_memory.store.loader import load_memory_dir
+from prune_memory.store.pruninglog import PruningLog, read_log
+
+Progress = Callable[[str], None]
+STALE_AT = 0.8
+
+
+def _quiet(stage: str) -> None:
+    """The default progress callback: stages never print, the CLI may."""
+
+
+@dataclass(frozen=True)
+class PassOptions:
+    repo: Path | None
+    now: datetime
+    home: Path = field(default_factory=Path.home)
+    config: Path | None = None
+    near_threshold: float = 0.8
+    require_source: bool = False
+    reads: Mapping[str, Access] = field(default_factory=dict)
+
+
+def build_plan(root: Path, options: PassOptions, progress: Progress = _quiet) -> Plan:
+    """Run every read-only stage on `root` and decide what to do with each entry."""
+    with collector_paused():  # a pass makes millions of acyclic objects: see gcpause
+        return _build_plan(root, options, progress)
+
+
+def _build_plan(root: Path, options: PassOptions, progress: Progress) -> Plan:
+    progress("load")
+    memdir = load_memory_dir(root)
+    log = read_log(root)
+    progress("classify")
+    inventory = take_inventory(memdir, options.now, options.reads)
+    progress("staleness")
+    config = load_config(options.config, options.repo)
+    staleness = probe_staleness(memdir, options.repo, options.now, config)
+    progress("fidelity")
+    protected = frozenset(item.file for item in log.protected)
+    claude_md = read_claude_md(options.repo, options.home)
+    fidelity = check_fidelity(memdir, protected=protected, near_threshold=options.near_threshold,
+                              claude_md=claude_md)
+    denied = check_negations(memdir, claude_md)
+    progress("hygiene")
+    policy, policy_errors = _policy(root)
+    hygiene = check_hygiene(memdir, policy=policy, require_source=options.require_source)
+    clashes = merge_findings(check_values(memdir), check_said_gone(memdir))
+    memdir = replace(memdir, errors=(*memdir.errors, *policy_errors))
+    progress("decide")
+    evidence = gather_evidence(memdir, inventory, staleness,
+                               [fidelity, hygiene, clashes, denied], log, options)
+    reach = scan(memdir, [(r.register_id, r.tombstone) for r in log.rows])
+    return assemble_plan(memdir, options, evidence, reach, staleness, config.trusted,
+                         flagged=flagged_items(log.text))
+
+
+def _policy(root: Path) -> tuple[Policy, tuple[LoadError, ...]]:
+    """The directory's never-persist rules. A policy file that cannot be read or parsed is
+    a per-file error, like any other, and the built-in rules apply meanwhile."""
+    try:
+        return load_policy(root), ()
+    except BadInputError as err:
+        reason = str(err).removeprefix(f"{POLICY_FILE}: ")
+        return default_policy(), (LoadError(POLICY_FILE, f"{reason}; the built-in rules "
+                                                         "were used"),)
+
+
+def gather_evidence(memdir: MemoryDir, inventory: Inventory, staleness: StalenessReport,
+                    checks: list[Mapping[str, tuple[Finding, ...]]], log: PruningLog,
+                    options: PassOptions) -> list[tuple[Evidence, Decay]]:
+    """Everything learned about each entry, in the order the entries were loaded."""
+    covered = _inoculated(memdir)
+    out: list[tuple[Evidence, Decay]] = []
+    for row in inventory.rows:
+        entry = row.entry
+        found = [*staleness.findings.get(entry.file, ())]
+        for check in checks:
+            found.extend(check.get(entry.file, ()))
+        found.extend(_own_checks(entry))
+        decay = entry_decay(entry, options.now, recall_count=row.access.reads,
+                            last_recall=row.access.last_read)
+        probed = staleness.fidelity.get(entry.file, Fidelity.UNVERIFIABLE)
+        if decay.score >= STALE_AT and any(f.code is FindingCode.UNVERIFIABLE for f in found):
+            found.append(_stale(decay))
+        out.append((Evidence(
+            entry=entry, classification=row.classification, findings=tuple(found),
+            probed=probed, protected=log.is_protected(entry.file), access=row.access,
+            proposed_text=staleness.proposed_text.get(entry.file),
+            inoculated_by=covered.get(entry.file)), decay))
+    return out
+
+
+def merge_findings(*checks: Mapping[str, tuple[Finding, ...]]) -> dict[str, tuple[Finding, ...]]:
+    """Several checks' findings per entry, in check order."""
+    out: dict[str, tuple[Finding, ...]] = {}
+    for check in checks:
+        for file, found in check.items():
+            out[file] = out.get(file, ()) + found
+    return out
+
+
+def _own_checks(entry: Entry) -> list[Finding]:
+    found = list(check_utility(entry))
+    log = session_log_finding(entry)
+    if log is not None:
+        found.append(log)
+    abandoned = find_abandoned_strategy(entry)
+    if abandoned is not None:
+        found.append(abandoned)
+    return found
+
+
+def _stale(decay: Decay) -> Finding:
+    return Finding(FindingCode.STALE,
+                   f"idle {decay.days_idle} days since {decay.idle_source} "
+                   f"(staleness {decay.score:.2f}); age orders the review queue, it never "
+                   "decides",
+                   evidence=decay.to_json())
+
+
+def _inoculated(memdir: MemoryDir) -> dict[str, str]:
+    """Entries a SUPERSEDED record already points at, so inoculation is not proposed twice."""
+    covered: dict[str, str] = {}
+    counters = [e for e in memdir.topics if e.memory_type == "superseded"]
+    for entry in memdir.topics:
+        for counter in counters:
+            if entry.file in counter.body or f"[[{entry.name}]]" in counter.body:
+                covered.setdefault(entry.file, counter.file)
+    return covered

@@ -1,0 +1,155 @@
+"""Step 9: reachability in both directions — what the index points at, and what it forgets."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from prune_memory.analysis.reach_match import close_match
+from prune_memory.engine.vault import secret_tombstones
+from prune_memory.model import JSON, Entry, EntryKind, Index, IndexLine, LinkKind, MemoryDir
+from prune_memory.secrets.mask import describe
+
+_BARE_FILE = re.compile(r"(?<![\w(/\[])([\w.-]+\.md)\b")
+
+
+@dataclass(frozen=True)
+class Reachability:
+    dangling: tuple[JSON, ...] = ()
+    outside: tuple[JSON, ...] = ()  # index links that leave the directory: never followed
+    orphaned: tuple[JSON, ...] = ()
+    degraded: tuple[JSON, ...] = ()
+    wiki_missing: tuple[JSON, ...] = ()
+    unloaded: tuple[JSON, ...] = ()
+    unregistered_tombstones: tuple[str, ...] = ()
+    missing_tombstones: tuple[JSON, ...] = ()
+    orphan_share: JSON = field(default_factory=dict)
+    secret_tombstones: tuple[JSON, ...] = ()
+
+    @property
+    def clean(self) -> bool:
+        return not (self.dangling or self.outside or self.orphaned or self.degraded
+                    or self.wiki_missing or self.unloaded or self.unregistered_tombstones
+                    or self.missing_tombstones or self.secret_tombstones)
+
+    def to_json(self) -> JSON:
+        return {
+            "dangling": list(self.dangling), "outside": list(self.outside),
+            "orphaned": list(self.orphaned),
+            "degraded": list(self.degraded), "wiki_missing": list(self.wiki_missing),
+            "unloaded": list(self.unloaded),
+            "unregistered_tombstones": list(self.unregistered_tombstones),
+            "missing_tombstones": list(self.missing_tombstones),
+            "orphan_share": self.orphan_share,
+            "secret_tombstones": list(self.secret_tombstones),
+        }
+
+
+def scan(memdir: MemoryDir, register: Sequence[tuple[str, str]] = ()) -> Reachability:
+    """Dangling and degraded index links, orphans, broken `[[name]]` links, tombstone drift.
+
+    `register` holds (register_id, tombstone path) pairs read from the pruning log.
+    """
+    on_disk = {e.file for e in memdir.topics} | {e.file for e in memdir.errors}
+    dangling, degraded = _index_links(memdir.index, on_disk) if memdir.index else ([], [])
+    orphans = [e for e in memdir.topics if not e.indexed]
+    return Reachability(
+        dangling=tuple(dangling),
+        outside=tuple(_outside(memdir.index)) if memdir.index else (),
+        orphaned=tuple({"file": e.file, "bytes": e.size} for e in orphans),
+        degraded=tuple(degraded + _bare_mentions(memdir)),
+        wiki_missing=tuple(_wiki_missing(memdir)),
+        unloaded=tuple(_unloaded(memdir)),
+        unregistered_tombstones=_unregistered(memdir.tombstones, register),
+        missing_tombstones=tuple(_missing(memdir.tombstones, register)),
+        orphan_share=_share(memdir.topics, orphans),
+        secret_tombstones=tuple(_secret_tombstones(memdir)),
+    )
+
+
+def _secret_tombstones(memdir: MemoryDir) -> list[JSON]:
+    """Tombstones an older version wrote with a secret left in them, where Claude can read it."""
+    if not memdir.tombstones:
+        return []
+    return [{"tombstone": path, "secrets": [describe(hit) for hit in hits]}
+            for path, hits in secret_tombstones(memdir.root)]
+
+
+def _index_links(index: Index, on_disk: set[str]) -> tuple[list[JSON], list[JSON]]:
+    dangling: list[JSON] = []
+    degraded: list[JSON] = []
+    for line in index.lines:
+        for link in line.links:
+            if link.external or link.escapes or link.kind is LinkKind.WIKI:
+                continue
+            if link.target in on_disk or link.target.startswith("deaccessioned/"):
+                continue
+            found = {"line": line.number, "target": link.target, "text": line.text}
+            near = close_match(link.target, on_disk)
+            if near:
+                degraded.append({**found, "likely": near})
+            else:
+                dangling.append(found)
+    return dangling, degraded
+
+
+def _outside(index: Index) -> list[JSON]:
+    """Index links that point out of the memory directory. They are reported on their line
+    and never opened: what lies outside is not the tool's to read or to repair."""
+    return [{"line": line.number, "target": link.target, "text": line.text}
+            for line in index.lines for link in line.links if link.escapes]
+
+
+def _bare_mentions(memdir: MemoryDir) -> list[JSON]:
+    """A file named in index text but linked nowhere: the reader may never open it."""
+    if memdir.index is None:
+        return []
+    files = {e.file for e in memdir.topics if not e.indexed}  # linked elsewhere: harmless
+    out: list[JSON] = []
+    for line in memdir.index.lines:
+        linked = {lk.target for lk in line.links}
+        for name in _BARE_FILE.findall(_without_links(line)):
+            if name in files and name not in linked:
+                out.append({"line": line.number, "target": name, "text": line.text,
+                            "likely": name, "why": "named in text but not linked"})
+    return out
+
+
+def _without_links(line: IndexLine) -> str:
+    return re.sub(r"\[[^\]]*\]\([^)]*\)", "", line.text)
+
+
+def _wiki_missing(memdir: MemoryDir) -> list[JSON]:
+    known = {e.name for e in memdir.topics} | {e.file.removesuffix(".md") for e in memdir.topics}
+    return [{"file": e.file, "line": lk.line, "name": lk.target}
+            for e in memdir.entries if e.kind is EntryKind.TOPIC
+            for lk in e.links if lk.kind is LinkKind.WIKI and lk.target not in known]
+
+
+def _unloaded(memdir: MemoryDir) -> list[JSON]:
+    if memdir.index is None:
+        return []
+    loaded = {ln.number for ln in memdir.index.lines if ln.loaded}
+    return [{"file": e.file, "lines": list(e.index_lines)} for e in memdir.topics
+            if e.index_lines and not loaded.intersection(e.index_lines)]
+
+
+def _unregistered(tombstones: Sequence[str],
+                  register: Sequence[tuple[str, str]]) -> tuple[str, ...]:
+    named = {path.removeprefix("deaccessioned/") for _, path in register}
+    return tuple(t for t in tombstones if t not in named)
+
+
+def _missing(tombstones: Sequence[str], register: Sequence[tuple[str, str]]) -> list[JSON]:
+    present = set(tombstones)
+    return [{"register_id": rid, "tombstone": path} for rid, path in register
+            if path and path.removeprefix("deaccessioned/") not in present]
+
+
+def _share(topics: Sequence[Entry], orphans: Sequence[Entry]) -> JSON:
+    total_bytes = sum(e.size for e in topics) or 1
+    return {
+        "files_pct": round(100 * len(orphans) / (len(topics) or 1), 1),
+        "bytes_pct": round(100 * sum(e.size for e in orphans) / total_bytes, 1),
+    }

@@ -1,0 +1,107 @@
+"""Step 9's repairs: what it takes to make the index and the files agree again.
+
+Each repair is plain data in the plan; the pass applies them through the engine, so every
+one is logged and reversible like a withdrawal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from prune_memory.analysis.pointers import is_placeholder, pointer_target
+from prune_memory.engine.edits import index_lines as indexedit
+from prune_memory.errors import RefusedError
+from prune_memory.model import JSON, Action, Entry, MemoryDir
+from prune_memory.procedure.reachability import Reachability
+from prune_memory.secrets.mask import mask_text
+
+if TYPE_CHECKING:
+    from prune_memory.plan import PlanEntry
+
+LEAVING = (Action.WITHDRAW, Action.WITHDRAW_INOCULATE)
+ORPHAN_SECTION = "Re-indexed by prune-memory"
+
+
+def index_line_for(entry: Entry) -> str | None:
+    """The index line Claude Code would have written: `- [Title](file.md) — hook`, with any
+    secret in the title or hook masked (the index is loaded into every session). None when
+    the file's own name holds one: no line can link it without copying the secret."""
+    if mask_text(entry.file) != entry.file:
+        return None
+    title = entry.name.replace("_", " ").replace("-", " ").strip() or entry.file
+    hook = " ".join(entry.description.split()) or "(no description)"
+    return mask_text(f"- [{title[:1].upper() + title[1:]}]({entry.file}) — {hook}")
+
+
+def _droppable(memdir: MemoryDir, dangling: JSON) -> bool:
+    """Only a pointer line to a real-looking file is dropped: prose that holds a link, or the
+    index format written out as an example (`[Title](file.md)`), stays for a person."""
+    if memdir.index is None or is_placeholder(dangling["target"]):
+        return False
+    line = next((ln for ln in memdir.index.lines if ln.number == dangling["line"]), None)
+    return line is not None and pointer_target(line) == dangling["target"]
+
+
+def propose_repairs(memdir: MemoryDir, reach: Reachability,
+                    entries: Sequence[PlanEntry]) -> list[JSON]:
+    """Drop dangling index lines, fix inexact links, index orphans that stay."""
+    leaving = {e.file for e in entries if e.action in LEAVING}
+    repairs: list[JSON] = [
+        {"kind": "drop-dangling", "line": d["line"], "target": d["target"], "text": d["text"],
+         "why": f"index line {d['line']} links {d['target']}, which does not exist"}
+        for d in reach.dangling if _droppable(memdir, d)]
+    repairs += [
+        {"kind": "fix-link", "line": d["line"], "from": d["target"], "to": d["likely"],
+         "text": d["text"], "why": f"{d['target']} most likely means {d['likely']}"}
+        for d in reach.degraded if d["target"] != d["likely"]]
+    raw = memdir.index.raw if memdir.index is not None else b""
+    for orphan in reach.orphaned:
+        entry = memdir.entry(orphan["file"])
+        if entry is None or entry.file in leaving or _linked(raw, entry.file):
+            continue
+        line = index_line_for(entry)
+        if line is None:
+            continue
+        repairs.append({"kind": "index-orphan", "file": entry.file,
+                        "line": line, "section": ORPHAN_SECTION,
+                        "why": f"{entry.file} is on disk but nothing in the index points at it"})
+    return repairs
+
+
+def within_load_cap(memdir: MemoryDir, repairs: list[JSON]) -> tuple[list[JSON], list[JSON]]:
+    """The repairs that keep the index inside Claude Code's load cap, and the orphan lines
+    held back: an index line past line 200 (or 25,000 characters) is never loaded, and each
+    one added there would push a loaded pointer out of every session."""
+    if memdir.index is None:
+        return repairs, []
+    cap = memdir.index.cap
+    lines = cap.lines - sum(1 for r in repairs if r["kind"] == "drop-dangling")
+    chars = cap.chars
+    fits: list[JSON] = []
+    held: list[JSON] = []
+    opened = False
+    for repair in repairs:
+        if repair["kind"] != "index-orphan":
+            fits.append(repair)
+            continue
+        extra = 1 + (0 if opened else 2)  # the section heading and its blank line, once
+        size = len(repair["line"]) + 1 + (0 if opened else len(ORPHAN_SECTION) + 5)
+        if lines + extra > cap.line_cap or chars + size > cap.char_cap:
+            held.append({**repair, "why": repair["why"] + "; not indexed automatically: the "
+                         f"index would pass its load cap ({cap.line_cap} lines or "
+                         f"{cap.char_cap:,} characters) — fold or withdraw something first"})
+            continue
+        fits.append(repair)
+        lines, chars, opened = lines + extra, chars + size, True
+    return fits, held
+
+
+def _linked(raw: bytes, file: str) -> bool:
+    """The line-level reading of the index (the one edits use) already links `file`: say,
+    an index whose lines end in a lone CR, which the loader reads as a single line. Adding
+    a line for it would index it twice."""
+    try:
+        return indexedit.links_file(raw, file)
+    except RefusedError:  # not UTF-8: nothing can be added to it anyway
+        return False

@@ -1,0 +1,89 @@
+"""What a review leaves under the state directory: the session to resume, and the keeps.
+
+A review stopped with `q`, Ctrl-C or Ctrl-D is saved as it stands (decisions and edited
+text) and offered again by the next `run`. A `keep` is remembered with the hash of the
+content that was kept — the pass's `# noqa` — and the entry is not proposed again until
+that content changes. Both live outside the memory directory, private to the user.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from prune_memory.model import JSON
+from prune_memory.procedure.review import Verdict
+from prune_memory.state import dir_key, state_subdir
+from prune_memory.store import atomic
+
+SESSION = "session.json"
+KEPT = "kept.json"
+
+
+def reviews_dir(root: Path) -> Path:
+    return state_subdir("reviews", dir_key(root))
+
+
+@dataclass(frozen=True)
+class SavedReview:
+    saved_at: str
+    verdicts: tuple[Verdict, ...]
+
+
+def save_session(root: Path, verdicts: Sequence[Verdict], now: datetime) -> Path:
+    """Keep the decisions of a review that stopped before it was applied."""
+    data = {"memory_dir": str(root), "saved_at": now.isoformat(),
+            "decisions": [v.to_json() for v in verdicts]}
+    return _write(reviews_dir(root) / SESSION, data)
+
+
+def load_session(root: Path) -> SavedReview | None:
+    data = _read(reviews_dir(root) / SESSION)
+    if not data or not data.get("decisions"):
+        return None
+    try:
+        verdicts = tuple(Verdict.from_json(item) for item in data["decisions"])
+    except (KeyError, ValueError, TypeError):
+        return None
+    return SavedReview(str(data.get("saved_at", "")), verdicts)
+
+
+def drop_session(root: Path) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        (reviews_dir(root) / SESSION).unlink()
+
+
+def kept_entries(root: Path) -> dict[str, str]:
+    """file → sha256 of the content a reviewer kept."""
+    data = _read(reviews_dir(root) / KEPT) or {}
+    return {str(file): str(item.get("sha256")) for file, item in data.items()
+            if isinstance(item, dict)}
+
+
+def remember_keeps(root: Path, verdicts: Sequence[Verdict], now: datetime) -> None:
+    """Add these keeps to the ledger (a later keep of new content replaces the old one)."""
+    if not verdicts:
+        return
+    path = reviews_dir(root) / KEPT
+    data = _read(path) or {}
+    for verdict in verdicts:
+        data[verdict.file] = {"sha256": verdict.sha256, "kept_on": now.date().isoformat()}
+    _write(path, data)
+
+
+def _read(path: Path) -> JSON | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _write(path: Path, data: JSON) -> Path:
+    atomic.atomic_write(path, json.dumps(data, indent=1, ensure_ascii=False).encode("utf-8"))
+    path.chmod(0o600)  # edited text can hold what the memory held
+    return path

@@ -1,1 +1,0 @@
-"""The procedure's stages, one module each, in the order they run."""

@@ -1,0 +1,26 @@
+"""text helpers: sentences across soft wraps, corrections applied once, case matching."""
+
+from __future__ import annotations
+
+from prune_memory.analysis.text import match_case, parse_number, sentences
+from prune_memory.evidence.probes.base import Correction, apply_corrections
+
+
+def test_sentences_join_wrapped_lines_but_not_list_items() -> None:
+    text = "One sentence wraps\nonto the next line. Two.\n- item one\n- item two\n"
+    assert list(sentences(text)) == ["One sentence wraps onto the next line.", "Two.",
+                                     "- item one", "- item two"]
+
+
+def test_corrections_apply_once_and_only_to_standalone_text() -> None:
+    text = "Use `a.py` not a.pyc or lib/a.py; then a.py again. b.py → a.py."
+    fixes = [Correction("a.py", "b.py"), Correction("b.py", "c.py")]
+    assert apply_corrections(text, fixes) == \
+        "Use `b.py` not a.pyc or lib/a.py; then b.py again. c.py → b.py."
+
+
+def test_match_case_and_numbers() -> None:
+    assert [match_case(w, "vitest") for w in ("Jest", "JEST", "jest")] == \
+        ["Vitest", "VITEST", "vitest"]
+    assert (parse_number("1,200"), parse_number("twelve"), parse_number("many")) == \
+        (1200, 12, None)

@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from prune_memory.analysis.utility import check_utility
+from prune_memory.model import Entry, EntryKind, FindingCode
+
+NOW = dt.datetime(2026, 11, 29, tzinfo=dt.UTC)
+
+
+def entry(body: str, memory_type: str | None = "project") -> Entry:
+    return Entry(file="x.md", kind=EntryKind.TOPIC, name="x", description="", frontmatter={},
+                 memory_type=memory_type, body=body, sha256="0", size=len(body), mtime=NOW)
+
+
+@pytest.mark.parametrize("body", [
+    "The upload outage is resolved; the postmortem was filed.",
+    "PR #12 was merged and there are no follow-up actions left.",
+])
+def test_completed_work_without_a_lesson(body: str) -> None:
+    (finding,) = check_utility(entry(body))
+    assert finding.code is FindingCode.LOW_UTILITY
+    assert finding.evidence["kind"] == "completed-work" and finding.evidence["says"]
+
+
+@pytest.mark.parametrize("body", [
+    "Until it is fixed, the suite skips the long test.",
+    "The outage is resolved. Lesson: always check disk quotas first.",
+    "The API lives in src/api/.",
+])
+def test_open_work_or_a_kept_lesson_is_not_flagged(body: str) -> None:
+    assert check_utility(entry(body)) == ()
+
+
+def test_public_docs_pointer() -> None:
+    (finding,) = check_utility(entry("Dataclasses: https://docs.python.org/3/library/x.html",
+                                     "reference"))
+    assert finding.evidence == {"kind": "public-reference", "hosts": ["docs.python.org"]}
+
+
+@pytest.mark.parametrize("body", [
+    "Our dashboard: https://grafana.internal.example/d/x",
+    "See https://docs.python.org/3/ for how we use `api/models.py` dataclasses",
+])
+def test_project_context_keeps_a_reference(body: str) -> None:
+    assert check_utility(entry(body, "reference")) == ()
+
+
+def test_superseded_records_are_never_low_utility() -> None:
+    assert check_utility(entry("The fix went out. It is resolved.", "superseded")) == ()

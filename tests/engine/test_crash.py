@@ -1,0 +1,298 @@
+"""Acceptance: a 500-entry withdrawal batch killed with SIGKILL at random moments.
+
+After every kill, `recover` runs and the directory must be whole: every original body in
+exactly one place (its file, or a tombstone with a matching register row), no temp files,
+an index that points only at files that exist, and a scan showing nothing but the
+findings planted before the run. Each trial continues the same plan from where the last
+one was killed (re-verifying the pass's snapshot), starting over when it is used up.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from prune_memory.engine import apply
+from prune_memory.engine.steps import journal
+from prune_memory.engine.tombstone import Tombstone, parse_tombstone
+from prune_memory.model import INDEX_FILE, MemoryDir
+from prune_memory.procedure.reachability import scan
+from prune_memory.store.atomic import TEMP_SUFFIX
+from prune_memory.store.loader import load_memory_dir
+from prune_memory.store.pruninglog import read_log
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKER = Path(__file__).with_name("crash_worker.py")
+ENTRIES = 500
+PLANTED_DANGLING = "gone_planted.md"
+PLANTED_ORPHAN = "orphan_planted.md"
+
+
+def build_memory(root: Path) -> dict[str, bytes]:
+    """500 indexed entries in ten sections, plus one orphan and one dangling link."""
+    root.mkdir(parents=True)
+    originals: dict[str, bytes] = {}
+    lines = ["# Memory", ""]
+    for section in range(10):
+        lines.append(f"## Area {section}")
+        for item in range(ENTRIES // 10):
+            n = section * (ENTRIES // 10) + item
+            name = f"entry_{n:03d}.md"
+            body = (f"---\nname: entry {n}\ndescription: Fact {n} about area {section}\n"
+                    f"type: project\n---\nThe build of part {n} takes {n % 7} steps.\n")
+            originals[name] = body.encode()
+            (root / name).write_bytes(originals[name])
+            lines.append(f"- [Entry {n}]({name}) — fact {n}")
+        lines.append("")
+    lines.append(f"- [Gone]({PLANTED_DANGLING}) — planted: points at nothing")
+    (root / INDEX_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (root / PLANTED_ORPHAN).write_text("---\nname: orphan\ndescription: planted\n"
+                                       "type: project\n---\nnobody links me\n")
+    return originals
+
+
+def scan_view(memdir: MemoryDir) -> dict[str, object]:
+    register = [(r.register_id, r.tombstone) for r in read_log(memdir.root).rows]
+    found = scan(memdir, register).to_json()
+    found.pop("unloaded")  # shrinks as entries leave the index: not a planted finding
+    found.pop("orphan_share")
+    return {key: [{k: v for k, v in item.items() if k != "line"} if isinstance(item, dict)
+                  else item for item in items] for key, items in found.items()}
+
+
+def run_trial(root: Path, manifest: str, plan: list[str], delay: float,
+              no_fsync: bool) -> str:
+    """Start the batch, kill it `delay` seconds after it is ready; return the manifest."""
+    argv = [sys.executable, str(WORKER), str(root), manifest, ",".join(plan)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    worker = subprocess.Popen([*argv, *(["--no-fsync"] if no_fsync else [])],
+                              stdout=subprocess.PIPE, text=True, env=env)
+    assert worker.stdout is not None
+    ready = worker.stdout.readline().split()
+    assert ready and ready[0] == "ready", ready
+    time.sleep(delay)
+    worker.send_signal(signal.SIGKILL)
+    worker.wait()
+    worker.stdout.close()
+    return ready[1]
+
+
+_PARSED: dict[tuple[str, int, int], Tombstone] = {}
+
+
+def _parsed(path: Path) -> Tombstone:
+    """parse_tombstone, once per file version: later trials re-check earlier tombstones."""
+    info = path.stat()
+    key = (str(path), info.st_mtime_ns, info.st_size)
+    if key not in _PARSED:
+        _PARSED[key] = parse_tombstone(path.read_bytes())
+    return _PARSED[key]
+
+
+def assert_whole(root: Path, originals: dict[str, bytes], baseline: dict[str, object]) -> int:
+    """The invariants every trial must leave; returns how many entries are withdrawn."""
+    rows = {row.register_id: row for row in read_log(root).rows}
+    in_tombstones: dict[str, bytes] = {}
+    for rid, row in rows.items():
+        stone = _parsed(root / row.tombstone)
+        assert stone.header.register_id == rid
+        assert hashlib.sha256(stone.original).hexdigest() == stone.header.original_sha256
+        assert stone.header.original_file not in in_tombstones, "withdrawn twice"
+        in_tombstones[stone.header.original_file] = stone.original
+    on_disk = {p.relative_to(root).as_posix() for p in root.glob("deaccessioned/*")}
+    assert on_disk == {row.tombstone for row in rows.values()}, "tombstone without a row"
+    for name, body in originals.items():
+        here = (root / name).read_bytes() if (root / name).exists() else None
+        assert (here is None) != (name not in in_tombstones), f"{name} in two places or none"
+        assert (here if here is not None else in_tombstones[name]) == body
+    assert not [p for p in root.rglob("*") if p.name.endswith(TEMP_SUFFIX)]
+    assert not list(journal.journal_dir(root).iterdir())
+    memdir = load_memory_dir(root)
+    assert memdir.index is not None
+    targets = {link.target for line in memdir.index.lines for link in line.links}
+    assert {t for t in targets if not (root / t).exists()} == {PLANTED_DANGLING}
+    assert targets - {PLANTED_DANGLING} == {n for n in originals if (root / n).exists()}
+    assert scan_view(memdir) == baseline
+    return len(in_tombstones)
+
+
+def crash_trials(tmp_path: Path, trials: int, window: float, no_fsync: bool) -> list[int]:
+    rng = random.Random(20261129)
+    withdrawn_after: list[int] = []
+    interrupted = 0
+    root, originals, manifest, baseline = None, {}, "-", {}
+    for trial in range(trials):
+        if root is None or (len(withdrawn_after) and withdrawn_after[-1] >= ENTRIES - 25):
+            root = tmp_path / f"memory-{trial}"
+            originals = build_memory(root)
+            manifest, baseline = "-", scan_view(load_memory_dir(root))
+        plan = sorted(n for n in originals if (root / n).exists())
+        rng.shuffle(plan)
+        manifest = run_trial(root, manifest, plan, rng.uniform(0, window), no_fsync)
+        recovered, _ = apply.recover(root)
+        withdrawn_after.append(assert_whole(root, originals, baseline))
+        assert len(recovered.steps) <= 1  # at most the one step the kill interrupted
+        interrupted += len(recovered.steps)
+    if os.environ.get("PRUNE_MEMORY_CRASH_STATS"):
+        print(f"withdrawn after each trial: {withdrawn_after}; steps recovered: {interrupted}")
+    return withdrawn_after
+
+
+def test_sigkill_at_random_moments_then_recover(tmp_path: Path) -> None:
+    counts = crash_trials(tmp_path, trials=30, window=0.3, no_fsync=True)
+    assert counts[-1] > 0 and len(set(counts)) > 5  # the kills landed at many points
+
+
+@pytest.mark.long
+def test_sigkill_at_random_moments_then_recover_long(tmp_path: Path) -> None:
+    counts = crash_trials(tmp_path, trials=60, window=3.0, no_fsync=False)
+    assert counts[-1] > 0
+
+
+@pytest.mark.long
+def test_a_batch_left_alone_finishes(tmp_path: Path) -> None:
+    root = tmp_path / "memory"
+    originals = build_memory(root)
+    baseline = scan_view(load_memory_dir(root))
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, str(WORKER), str(root), "-", ",".join(originals),
+                           "--no-fsync"], capture_output=True, text=True, env=env, check=True)
+    assert f"done {ENTRIES} 0" in done.stdout
+    assert assert_whole(root, originals, baseline) == ENTRIES
+    shutil.rmtree(root)
+
+
+class Killed(BaseException):
+    """Stands in for SIGKILL at an exact point: nothing after it runs."""
+
+
+def _die_after(monkeypatch: pytest.MonkeyPatch, budget: int) -> None:
+    """Let `budget` file operations through, then 'kill' the process at the next one."""
+    from prune_memory.store import atomic
+
+    calls = {"n": 0}
+    write, remove, rewrite = atomic.atomic_write, atomic.remove_file, atomic.rewrite
+
+    def gate() -> None:
+        calls["n"] += 1
+        if calls["n"] > budget:
+            raise Killed
+
+    monkeypatch.setattr(atomic, "atomic_write", lambda p, d: (gate(), write(p, d))[1])
+    monkeypatch.setattr(atomic, "rewrite", lambda p, c: (gate(), rewrite(p, c))[1])
+    monkeypatch.setattr(atomic, "remove_file", lambda p: (gate(), remove(p))[1])
+
+
+@pytest.mark.parametrize("op", ["withdraw", "withdraw+inoculate", "restore", "update"])
+def test_every_crash_point_of_a_step_recovers(tmp_path: Path, op: str,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from datetime import UTC, datetime
+
+    from prune_memory.engine.apply import Inoculation, WithdrawRequest
+    from prune_memory.procedure.snapshot import take_snapshot
+
+    now = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+    for budget in range(20):
+        root = tmp_path / f"{op}-{budget}"
+        originals = build_small(root)
+        snap = take_snapshot(root, now)
+        if op == "restore":
+            apply.withdraw(root, WithdrawRequest("b.md", "x"), snapshot=snap, now=now)
+        with monkeypatch.context() as patch:
+            _die_after(patch, budget)
+            try:
+                if op == "restore":
+                    apply.restore(root, "2026-11-29-01", now=now)
+                elif op == "update":
+                    apply.update_entry(root, "b.md", "new body", reason="x", snapshot=snap,
+                                       now=now)
+                else:
+                    ino = Inoculation("p", "e", "r", "d") if op != "withdraw" else None
+                    request = WithdrawRequest("b.md", "x")
+                    if ino:
+                        apply.inoculate(root, "b.md", ino, snapshot=snap, now=now,
+                                        withdraw=request)
+                    else:
+                        apply.withdraw(root, request, snapshot=snap, now=now)
+                finished = True
+            except Killed:
+                finished = False
+        apply.recover(root)
+        _assert_small_whole(root, originals, op)
+        if finished:
+            return
+    pytest.fail("the step never finished within 20 file operations")
+
+
+def build_small(root: Path) -> dict[str, bytes]:
+    root.mkdir(parents=True)
+    originals = {"a.md": b"---\nname: a\n---\nA\n", "b.md": b"---\nname: b\n---\nB\r\n"}
+    for name, data in originals.items():
+        (root / name).write_bytes(data)
+    (root / INDEX_FILE).write_bytes(b"# M\n- [A](a.md) a\n- [B](b.md) b\n")
+    return originals
+
+
+def _assert_small_whole(root: Path, originals: dict[str, bytes], op: str) -> None:
+    rows = read_log(root).rows
+    stones = {row.register_id: parse_tombstone((root / row.tombstone).read_bytes())
+              for row in rows}
+    restored = {c.register_id for c in read_log(root).changes if c.change == "restored"}
+    here = (root / "b.md").read_bytes() if (root / "b.md").exists() else None
+    live_stones = [s for rid, s in stones.items() if rid not in restored]
+    if op == "update":  # not done and no row, or done with the earlier version kept
+        assert here is not None and len(rows) <= 1
+        assert here == originals["b.md"] if not rows else \
+            stones[rows[0].register_id].original == originals["b.md"]
+    else:
+        assert (here is None) == bool(live_stones), "body in two places or none"
+        body = here if here is not None else live_stones[0].original
+        assert body == originals["b.md"]
+        index = (root / INDEX_FILE).read_bytes()
+        assert (b"(b.md)" in index) == (here is not None)
+    assert not [p for p in root.rglob("*") if p.name.endswith(TEMP_SUFFIX)]
+    assert not list(journal.journal_dir(root).iterdir())
+    assert {p.relative_to(root).as_posix() for p in root.glob("deaccessioned/*")} == \
+        {row.tombstone for row in rows}
+
+
+@pytest.mark.parametrize(("budget", "expected"), [(2, "rolled-back"), (4, "cancelled")])
+def test_a_file_edited_between_crash_and_recover_is_kept(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, budget: int, expected: str) -> None:
+    """Killed before the register row (budget 2) the withdrawal is undone; after it
+    (budget 4) it is cancelled and logged. Either way the newer text stays, indexed."""
+    from datetime import UTC, datetime
+
+    from prune_memory.engine.apply import WithdrawRequest
+    from prune_memory.procedure.snapshot import take_snapshot
+
+    now = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+    root = tmp_path / "memory"
+    build_small(root)
+    snap = take_snapshot(root, now)
+    with monkeypatch.context() as patch:
+        _die_after(patch, budget)  # journal, tombstone[, index, register row], then killed
+        with pytest.raises(Killed):
+            apply.withdraw(root, WithdrawRequest("b.md", "x"), snapshot=snap, now=now)
+    (root / "b.md").write_bytes(b"edited by Claude Code meanwhile\n")
+    recovered, _ = apply.recover(root)
+    assert [s.status for s in recovered.steps] == [expected]
+    assert (root / "b.md").read_bytes() == b"edited by Claude Code meanwhile\n"
+    assert b"- [B](b.md) b\n" in (root / INDEX_FILE).read_bytes()
+    log = read_log(root)
+    if expected == "rolled-back":
+        assert log.rows == () and not list(root.glob("deaccessioned/*"))
+    else:
+        assert [c.change for c in log.changes] == ["withdrawal-cancelled"]
+        assert parse_tombstone((root / log.rows[0].tombstone).read_bytes()).original == \
+            b"---\nname: b\n---\nB\r\n"
+    assert not list(journal.journal_dir(root).iterdir())

@@ -1,0 +1,149 @@
+"""A withdrawal unlinks `[[name]]` in kept memories, and its restore links them again."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from prune_memory.engine import apply
+from prune_memory.engine.apply import WithdrawRequest
+from prune_memory.engine.edits.wikilinks import LinkEdit, plan_link_edits, revert_edit
+from prune_memory.procedure.snapshot import take_snapshot
+from tests.conftest import topic, write_tree
+
+NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+HUB = "See [[auth]] and [[ci|the CI notes]], then [[auth#tokens]] again.\n"
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> Path:
+    return write_tree(tmp_path / "memory", {
+        "MEMORY.md": "# M\n- [Auth](project_auth.md) — a\n- [CI](project_ci.md) — c\n"
+                     "- [Hub](project_hub.md) — h\n",
+        "project_auth.md": topic("auth", "JWT in cookies"),
+        "project_ci.md": topic("ci", "Jenkins"),
+        "project_hub.md": topic("hub", HUB),
+    })
+
+
+def test_each_withdrawal_unlinks_its_own_links_and_its_restore_puts_them_back(
+        memory: Path) -> None:
+    hub = memory / "project_hub.md"
+    before = hub.read_bytes()
+    done = apply.withdraw_many(memory, [WithdrawRequest("project_auth.md", "x"),
+                                        WithdrawRequest("project_ci.md", "y")],
+                               snapshot=take_snapshot(memory, NOW), now=NOW)
+    text = hub.read_text()
+    assert "[[" not in text
+    assert "See auth (withdrawn, register 2026-11-29-01) and the CI notes (withdrawn, " \
+           "register 2026-11-29-02)" in text
+    assert [a.linked for a in done.applied] == [("project_hub.md",), ("project_hub.md",)]
+    apply.restore(memory, "2026-11-29-01", now=NOW)  # the older one first: out of order
+    text = hub.read_text()
+    assert "See [[auth]] and the CI notes (withdrawn" in text and "[[auth#tokens]]" in text
+    apply.restore(memory, "2026-11-29-02", now=NOW)
+    assert hub.read_bytes() == before
+
+
+def test_files_leaving_in_the_same_batch_are_not_edited(memory: Path) -> None:
+    before = (memory / "project_hub.md").read_bytes()
+    apply.withdraw_many(memory, [WithdrawRequest("project_auth.md", "x"),
+                                 WithdrawRequest("project_hub.md", "y")],
+                        snapshot=take_snapshot(memory, NOW), now=NOW)
+    stone = (memory / "deaccessioned" / "project_hub.md").read_bytes()
+    assert stone.endswith(before)
+
+
+def test_a_file_edited_since_keeps_the_edit_and_gets_its_links_back(memory: Path) -> None:
+    apply.withdraw(memory, WithdrawRequest("project_auth.md", "x"),
+                   snapshot=take_snapshot(memory, NOW), now=NOW)
+    hub = memory / "project_hub.md"
+    hub.write_text(hub.read_text() + "A line Claude added.\n")
+    apply.restore(memory, "2026-11-29-01", now=NOW)
+    text = hub.read_text()
+    assert "See [[auth]]" in text and "[[auth#tokens]]" in text
+    assert text.endswith("A line Claude added.\n")
+
+
+def test_the_edit_record_replays_and_reverts_exactly(memory: Path) -> None:
+    (edit,) = plan_link_edits(memory, ["auth"], register_id="2026-11-29-07", spare=())
+    assert isinstance(LinkEdit.from_json(edit.to_json()), LinkEdit)
+    assert edit.links == ("[[auth]]", "[[auth#tokens]]")
+    before = (memory / "project_hub.md").read_bytes()
+    assert revert_edit(memory, edit) == "unchanged"  # nothing of ours there yet
+    assert (memory / "project_hub.md").read_bytes() == before
+
+
+class Killed(BaseException):
+    """Stands in for SIGKILL at an exact point: nothing after it runs."""
+
+
+def killed_withdrawal(memory: Path, budget: int, monkeypatch: pytest.MonkeyPatch) -> bool:
+    from prune_memory.store import atomic
+
+    calls = {"n": 0}
+    write, remove = atomic.atomic_write, atomic.remove_file
+
+    def gate() -> None:
+        calls["n"] += 1
+        if calls["n"] > budget:
+            raise Killed
+
+    snap = take_snapshot(memory, NOW)
+    with monkeypatch.context() as patch:
+        patch.setattr(atomic, "atomic_write", lambda p, d: (gate(), write(p, d))[1])
+        patch.setattr(atomic, "remove_file", lambda p: (gate(), remove(p))[1])
+        try:
+            apply.withdraw(memory, WithdrawRequest("project_auth.md", "x"), snapshot=snap,
+                           now=NOW)
+        except Killed:
+            return False
+    return True
+
+
+def test_a_withdrawal_killed_anywhere_leaves_links_and_file_in_step(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for budget in range(30):
+        memory = tmp_path / f"m{budget}"
+        write_tree(memory, {"MEMORY.md": "# M\n- [Auth](project_auth.md) — a\n",
+                            "project_auth.md": topic("auth", "JWT"),
+                            "project_hub.md": topic("hub", HUB)})
+        hub = (memory / "project_hub.md").read_bytes()
+        finished = killed_withdrawal(memory, budget, monkeypatch)
+        apply.recover(memory)
+        withdrawn = not (memory / "project_auth.md").exists()
+        assert (b"[[auth]]" not in (memory / "project_hub.md").read_bytes()) == withdrawn
+        if withdrawn:
+            apply.restore(memory, "2026-11-29-01", now=NOW)
+        assert (memory / "project_hub.md").read_bytes() == hub
+        if finished:
+            return
+    pytest.fail("the withdrawal never finished within 30 file operations")
+
+
+def test_a_line_appended_while_the_links_are_edited_is_kept(
+        memory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Claude Code takes no lock: a line another session appends to a kept memory while a
+    withdrawal unlinks it (or its restore links it again) survives both edits."""
+    from prune_memory.store import atomic
+
+    hub = memory / "project_hub.md"
+    real = atomic._write_temp
+    added = b"- a note written meanwhile\n"
+
+    def append_meanwhile(path: Path, data: bytes) -> Path:
+        temp = real(path, data)
+        if path == hub:
+            with hub.open("ab") as handle:
+                handle.write(added)
+        return temp
+
+    monkeypatch.setattr(atomic, "_write_temp", append_meanwhile)
+    apply.withdraw(memory, WithdrawRequest("project_auth.md", "x"),
+                   snapshot=take_snapshot(memory, NOW), now=NOW)
+    assert hub.read_bytes().endswith(added) and b"auth (withdrawn" in hub.read_bytes()
+    apply.restore(memory, "2026-11-29-01", now=NOW)
+    text = hub.read_bytes()
+    assert text.count(added) == 2 and b"[[auth]]" in text and b"[[auth#tokens]]" in text

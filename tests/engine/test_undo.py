@@ -1,0 +1,152 @@
+"""Undo a whole pass: byte for byte when nothing changed since, id by id when something did."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from prune_memory.engine import apply
+from prune_memory.engine.apply import WithdrawRequest
+from prune_memory.engine.steps import journal
+from prune_memory.engine.undo import restorable, undo_passes
+from prune_memory.errors import BadInputError, RefusedError
+from prune_memory.plan import Inoculation
+from prune_memory.procedure.finish import record_pass
+from prune_memory.procedure.snapshot import take_snapshot
+from prune_memory.store.pruninglog import read_log
+from tests.conftest import topic, tree_hash, write_tree
+
+NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+LATER = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> Path:
+    return write_tree(tmp_path / "memory", {
+        "MEMORY.md": "# M\n- [Auth](project_auth.md) — a\n- [CI](project_ci.md) — Jenkins\n"
+                     "- [Hub](project_hub.md) — h\n",
+        "project_auth.md": topic("auth", "JWT in cookies"),
+        "project_ci.md": topic("ci", "Jenkins builds", description="CI on Jenkins"),
+        "project_hub.md": topic("hub", "See [[auth]]."),
+        "pruning-log.md": "# Pruning log\n\n## Protected\n",
+    })
+
+
+def a_pass(memory: Path) -> None:
+    """Withdraw + inoculate, update, protect: every kind of write a review can make."""
+    snap = take_snapshot(memory, NOW)
+    applied = apply.inoculate(memory, "project_auth.md", Inoculation("p", "e", "r", "d"),
+                              snapshot=snap, now=NOW,
+                              withdraw=WithdrawRequest("project_auth.md", "x")).applied
+    applied += apply.update_entry(memory, "project_ci.md", "GitHub Actions builds",
+                                  reason="moved", snapshot=snap, now=NOW).applied
+    applied += apply.protect(memory, "project_hub.md", "keep it", now=NOW).applied
+    record_pass(memory, snap, NOW, applied)
+
+
+def test_undo_gives_back_every_byte_and_keeps_what_the_pass_wrote(memory: Path) -> None:
+    start = tree_hash(memory)
+    a_pass(memory)
+    assert [p.date for p in restorable(memory).passes] == ["2026-11-29"]
+    assert len(restorable(memory).rows) == 2
+    (done,) = undo_passes(memory, "2026-11-29", now=LATER)
+    assert done.exact and tree_hash(memory) == start
+    assert Path(str(done.archive), "pruning-log.md").is_file()
+    assert not list(journal.journal_dir(memory).iterdir())
+    assert restorable(memory).passes == ()
+    with pytest.raises(BadInputError, match="no pass to undo"):
+        undo_passes(memory, "last", now=LATER)
+
+
+def test_a_file_whose_name_holds_a_secret_is_undone_exactly(memory: Path) -> None:
+    """The snapshot stores such a name under a digest of it; the pass record still names
+    the withdrawn file (from the pass's own changes), so the undo puts it back by name."""
+    secret_name = "ghp_" + "Zq8Lm2Nx7Vb4Kc1Jd5Hf9Gs3Ta6Wy0Pe2Ru4Io"[:36] + ".md"
+    (memory / secret_name).write_text(topic("odd", "named after a token"))
+    start = tree_hash(memory)
+    snap = take_snapshot(memory, NOW)
+    assert secret_name not in snap.manifest.read_text()
+    applied = apply.withdraw(memory, WithdrawRequest(secret_name, "x"), snapshot=snap,
+                             now=NOW).applied
+    record_pass(memory, snap, NOW, applied)
+    (done,) = undo_passes(memory, "last", now=LATER)
+    assert done.exact and tree_hash(memory) == start
+
+
+def test_a_removed_file_the_snapshot_names_only_by_a_digest_is_not_guessed(
+        memory: Path) -> None:
+    """Removed by something the pass did not record (so not named by it): the pass cannot be
+    undone whole, and says why, rather than writing a file under the digest."""
+    secret_name = "ghp_" + "Zq8Lm2Nx7Vb4Kc1Jd5Hf9Gs3Ta6Wy0Pe2Ru4Io"[:36] + ".md"
+    (memory / secret_name).write_text(topic("odd", "named after a token"))
+    snap = take_snapshot(memory, NOW)
+    (memory / secret_name).unlink()
+    with pytest.raises(RefusedError, match="named in the snapshot only by a digest"):
+        record_pass(memory, snap, NOW, [])
+    assert not list(memory.glob("masked-name-*"))
+
+
+def test_something_written_since_is_kept_and_each_id_is_restored(memory: Path) -> None:
+    originals = {n: (memory / n).read_bytes() for n in ("project_auth.md", "project_ci.md")}
+    a_pass(memory)
+    (memory / "MEMORY.md").write_bytes((memory / "MEMORY.md").read_bytes() +
+                                       b"- A fact Claude wrote after the pass\n")
+    (done,) = undo_passes(memory, "last", now=LATER)
+    assert not done.exact and done.conflicts == ("MEMORY.md",)
+    assert [a.register_id for a in done.applied] == ["2026-11-29-02", "2026-11-29-01"]
+    for name, data in originals.items():
+        assert (memory / name).read_bytes() == data
+    index = (memory / "MEMORY.md").read_text()
+    assert index.endswith("- A fact Claude wrote after the pass\n") and "superseded_" not in index
+    assert {c.register_id for c in read_log(memory).changes if c.change == "restored"} == {
+        "2026-11-29-01", "2026-11-29-02"}
+
+
+class Killed(BaseException):
+    """Stands in for SIGKILL at an exact point: nothing after it runs."""
+
+
+def killed_undo(memory: Path, budget: int, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """Undo the last pass, 'killed' at file operation `budget`; True if it finished."""
+    from prune_memory.store import atomic
+
+    calls = {"n": 0}
+    write, remove = atomic.atomic_write, atomic.remove_file
+
+    def gate() -> None:
+        calls["n"] += 1
+        if calls["n"] > budget:
+            raise Killed
+
+    with monkeypatch.context() as patch:
+        patch.setattr(atomic, "atomic_write", lambda p, d: (gate(), write(p, d))[1])
+        patch.setattr(atomic, "remove_file", lambda p: (gate(), remove(p))[1])
+        try:
+            undo_passes(memory, "last", now=LATER)
+        except Killed:
+            return False
+    return True
+
+
+def test_an_undo_killed_at_any_file_operation_finishes_on_recover(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for budget in range(40):
+        memory = write_tree(tmp_path / f"m{budget}", {
+            "MEMORY.md": "# M\n- [Auth](project_auth.md) — a\n- [Hub](project_hub.md) — h\n",
+            "project_auth.md": topic("auth", "JWT in cookies"),
+            "project_hub.md": topic("hub", "See [[auth]].")})
+        start = tree_hash(memory)
+        snap = take_snapshot(memory, NOW)
+        done = apply.withdraw(memory, WithdrawRequest("project_auth.md", "x"), snapshot=snap,
+                              now=NOW)
+        record_pass(memory, snap, NOW, done.applied)
+        finished = killed_undo(memory, budget, monkeypatch)
+        apply.recover(memory)  # finishes the journalled step, if it had started
+        if restorable(memory).passes:  # killed before it was journalled: run it again
+            undo_passes(memory, "last", now=LATER)
+        assert tree_hash(memory) == start and restorable(memory).passes == ()
+        if finished:
+            return
+    pytest.fail("the undo never finished within 40 file operations")

@@ -1,0 +1,128 @@
+"""path-drift: renamed, deleted, never-existing and historical path mentions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from prune_memory.config import Config
+from prune_memory.evidence.gitrepo import read_repo_facts
+from prune_memory.evidence.probes.base import ProbeContext, Verdict
+from prune_memory.evidence.probes.pathclaims import path_mentions
+from prune_memory.evidence.probes.paths import PathProbe
+from prune_memory.model import Fidelity, FindingCode
+from prune_memory.procedure.staleness import StalenessReport, probe_staleness
+from tests.evidence.probes.gitbuild import NOW, GitRepo, entry, memdir
+
+BODY = "Sessions are signed in `src/auth.py`; see also src/app/main.py and `docs/`.\n"
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> GitRepo:
+    repo = GitRepo(tmp_path / "repo")
+    repo.write({"src/auth.py": "def sign(value):\n    return value\n" * 4,
+                "src/app/main.py": "print('hi')\n", "docs/index.md": "# docs\n",
+                "scripts/seed.py": "seed()\n", "notes/old plan.md": "a plan kept for ages\n" * 4})
+    repo.commit("start")
+    return repo
+
+
+def run(repo: GitRepo, *entries: object) -> StalenessReport:
+    return probe_staleness(memdir(*entries), repo.root, NOW, Config(),  # type: ignore[arg-type]
+                           probes=[PathProbe()])
+
+
+def test_tracked_paths_confirm_the_entry(repo: GitRepo) -> None:
+    report = run(repo, entry("a.md", BODY))
+    assert report.findings["a.md"] == ()
+    assert report.fidelity["a.md"] is Fidelity.HIGH
+    assert report.checked("a.md") == "checked 3 claims: 3 confirmed"
+
+
+def test_rename_gives_current_path_commit_date_and_fix(repo: GitRepo) -> None:
+    sha = repo.mv("src/auth.py", "src/auth/session.py").commit("Group auth",
+                                                               "2026-03-02T09:00:00+00:00")
+    report = run(repo, entry("a.md", BODY))
+    (finding,) = report.findings["a.md"]
+    assert finding.code is FindingCode.PATH_DRIFT
+    assert f"renamed to `src/auth/session.py` in {sha[:7]} on 2026-03-02" in finding.message
+    assert finding.evidence["commit"] == sha and finding.evidence["date"] == "2026-03-02"
+    assert finding.evidence["repo_says"] == "src/auth/session.py"
+    assert finding.proposed_text == BODY.replace("`src/auth.py`", "`src/auth/session.py`")
+    assert report.fidelity["a.md"] is Fidelity.FAILED
+
+
+def test_deleted_path_names_the_commit(repo: GitRepo) -> None:
+    sha = repo.rm("scripts/seed.py").commit("Drop the seed script")
+    report = run(repo, entry("a.md", "Seed data comes from `scripts/seed.py`.\n"))
+    (finding,) = report.findings["a.md"]
+    assert finding.evidence["repo_says"] == "deleted" and finding.evidence["commit"] == sha
+    assert finding.evidence["subject"] == "Drop the seed script"
+    assert finding.proposed_text is None and "deleted in" in finding.message
+
+
+def test_renamed_then_deleted_says_both(repo: GitRepo) -> None:
+    repo.mv("scripts/seed.py", "scripts/load.py").commit("rename")
+    repo.rm("scripts/load.py").commit("drop")
+    (finding,) = run(repo, entry("a.md", "Run `scripts/seed.py`.\n")).findings["a.md"]
+    assert "renamed to `scripts/load.py`" in finding.message
+    assert "was deleted" in finding.message and finding.proposed_text is None
+
+
+def test_never_existing_path_is_unverifiable_not_drift(repo: GitRepo) -> None:
+    report = run(repo, entry("a.md", "Config lives in `config/prod.yaml`.\n"))
+    (finding,) = report.findings["a.md"]
+    assert finding.code is FindingCode.UNVERIFIABLE
+    assert report.fidelity["a.md"] is Fidelity.UNVERIFIABLE
+
+
+def test_directory_claims_count(repo: GitRepo) -> None:
+    repo.mv("src/app", "src/web").commit("rename app dir")
+    report = run(repo, entry("a.md", "The app lives in `src/app/`, docs in docs/.\n"))
+    (finding,) = report.findings["a.md"]
+    assert finding.evidence["repo_says"] == "src/web"
+    assert "`src/web/`" in (finding.proposed_text or "")
+    kinds = {c.text: c.verdict for c in report.claims["a.md"]}
+    assert kinds["docs/"] is Verdict.CONFIRMED
+
+
+def test_path_with_spaces_in_backticks(repo: GitRepo) -> None:
+    repo.mv("notes/old plan.md", "notes/plan 2026.md").commit("rename plan")
+    (finding,) = run(repo, entry("a.md", "See `notes/old plan.md`.\n")).findings["a.md"]
+    assert finding.evidence["repo_says"] == "notes/plan 2026.md"
+    assert finding.proposed_text == "See `notes/plan 2026.md`.\n"
+
+
+def test_an_entry_recording_the_rename_is_history_not_drift(repo: GitRepo) -> None:
+    repo.mv("src/auth.py", "src/session.py").commit("rename")
+    body = "We renamed `src/auth.py` to `src/session.py` in March.\n"
+    report = run(repo, entry("a.md", body))
+    assert report.findings["a.md"] == () and report.fidelity["a.md"] is Fidelity.HIGH
+
+
+def test_memory_files_urls_and_globs_are_not_repo_paths(repo: GitRepo) -> None:
+    facts = read_repo_facts(repo.root)
+    body = ("See [[x]], project_auth.md, https://example.com/a/b.py, `src/**/*.py`, "
+            "`~/.claude/settings.json`, `npm run build`, 1/2 of I/O.\n")
+    memory = memdir(entry("a.md", body), entry("project_auth.md", "x"))
+    ctx = ProbeContext(facts, memory, Config(), NOW)
+    skip = frozenset({"project_auth.md", "a.md"})
+    assert path_mentions(memory.entries[0], facts.root, facts.seen, skip) == []
+    assert PathProbe().check(memory.entries[0], ctx).claims == ()
+
+
+def test_line_suffixes_and_absolute_paths_inside_the_repo(repo: GitRepo) -> None:
+    body = f"Crash at `src/app/main.py:12` and in {repo.root}/src/auth.py today.\n"
+    report = run(repo, entry("a.md", body))
+    assert {c.verdict for c in report.claims["a.md"]} == {Verdict.CONFIRMED}
+    assert len(report.claims["a.md"]) == 2
+
+
+def test_no_repo_makes_claims_unverifiable(tmp_path: Path) -> None:
+    report = probe_staleness(memdir(entry("a.md", BODY)), tmp_path, NOW, Config(),
+                             probes=[PathProbe()])
+    (finding,) = report.findings["a.md"]
+    assert finding.code is FindingCode.UNVERIFIABLE and "not inside a git" in finding.message
+    assert report.fidelity["a.md"] is Fidelity.UNVERIFIABLE
+    assert {c.verdict for c in report.claims["a.md"]} == {Verdict.UNVERIFIABLE}
