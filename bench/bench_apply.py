@@ -39,7 +39,8 @@ SHARES = MemoryShares(text=Shares(exact=0.08, near=0.04, negation=0.02), ephemer
 
 def in_process(root: Path, repo: Path) -> dict[str, Any]:
     from prune_memory.procedure.finish import finish_pass
-    from prune_memory.procedure.pipeline import PassOptions, build_plan
+    from prune_memory.procedure.options import PassOptions
+    from prune_memory.procedure.pipeline import build_plan
     from prune_memory.procedure.review import auto_verdicts
     from prune_memory.procedure.snapshot import take_snapshot
 

@@ -55,7 +55,8 @@ FLOOR_RATIO_TARGET = 3.0
 
 def child(memory: Path, repo: Path) -> dict[str, Any]:
     """Runs in a child process: the whole `build_plan`, stage by stage, and its peak RSS."""
-    from prune_memory.procedure.pipeline import PassOptions, build_plan
+    from prune_memory.procedure.options import PassOptions
+    from prune_memory.procedure.pipeline import build_plan
 
     stages: dict[str, float] = {}
     clock = {"stage": "", "at": time.perf_counter()}

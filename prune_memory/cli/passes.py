@@ -24,7 +24,8 @@ from prune_memory.cli.common import (
 from prune_memory.errors import ExitCode
 from prune_memory.model import LoadError
 from prune_memory.plan import Plan
-from prune_memory.procedure.pipeline import PassOptions, build_plan
+from prune_memory.procedure.options import PassOptions
+from prune_memory.procedure.pipeline import build_plan
 from prune_memory.report.formats import Format, renderer
 
 DiffOpt = Annotated[bool, typer.Option(

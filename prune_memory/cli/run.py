@@ -29,7 +29,8 @@ from prune_memory.errors import BadInputError, ExitCode
 from prune_memory.model import JSON, LoadError
 from prune_memory.plan import Plan
 from prune_memory.procedure.finish import PassReport, finish_pass
-from prune_memory.procedure.pipeline import PassOptions, build_plan
+from prune_memory.procedure.options import PassOptions
+from prune_memory.procedure.pipeline import build_plan
 from prune_memory.procedure.review_state import drop_session, kept_entries, remember_keeps
 from prune_memory.procedure.snapshot import take_snapshot
 from prune_memory.report.formats import Format

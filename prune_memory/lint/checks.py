@@ -7,14 +7,13 @@ the command exit 1) and, for `--suggest`, what to do about each noisy or failing
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime
-from enum import StrEnum
 
 from prune_memory.analysis.similarity import exact_groups, normalise
 from prune_memory.engine.vault import secret_tombstones
 from prune_memory.jsonstore.records import StoreRecord
-from prune_memory.lint.items import LintItem, store_item
+from prune_memory.lint.items import LintCheck, LintItem, Violation, store_item
 from prune_memory.lint.suggest import Listing, Suggestion, ranked, suggest
 from prune_memory.model import JSON, MemoryDir
 from prune_memory.procedure.hygiene import (
@@ -30,17 +29,6 @@ DEFAULT_MAX_AGE_DAYS = 180
 DEFAULT_MAX_ENTRIES = 500
 
 
-class LintCheck(StrEnum):
-    NO_PROVENANCE = "no-provenance"
-    STALE = "stale"
-    SECRET = "secret"
-    POISON = "poison"
-    DUPLICATE = "duplicate"
-    OVER_CAP = "over-cap"
-    PII = "pii"
-    MALFORMED = "malformed"
-
-
 @dataclass(frozen=True)
 class LintOptions:
     """`require_source` None means the default of the target: on for a store, whose
@@ -54,18 +42,6 @@ class LintOptions:
         if self.require_source is not None:
             return self
         return replace(self, require_source=kind == "store")
-
-
-@dataclass(frozen=True)
-class Violation:
-    check: LintCheck
-    item: str
-    message: str
-    evidence: JSON = field(default_factory=dict)
-
-    def to_json(self) -> JSON:
-        return {"check": self.check.value, "item": self.item, "message": self.message,
-                "evidence": self.evidence}
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,11 @@
-"""What the lint reads of one entry or record, and how a store record becomes one."""
+"""What the lint reads of one entry or record, how a store record becomes one, and what a
+check finds in it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
+from enum import StrEnum
 
 from prune_memory.jsonstore.records import StoreRecord
 from prune_memory.model import JSON
@@ -15,6 +17,29 @@ from prune_memory.secrets.scan import find_secrets, without_allowed
 _STORE_NOT_SCANNED = frozenset({"id", "allow_secret", "created_at", "updated_at", "created",
                                 "updated", "last_recalled_at", "recall_count", "pinned",
                                 "importance", "trust", "type"})
+
+
+class LintCheck(StrEnum):
+    NO_PROVENANCE = "no-provenance"
+    STALE = "stale"
+    SECRET = "secret"
+    POISON = "poison"
+    DUPLICATE = "duplicate"
+    OVER_CAP = "over-cap"
+    PII = "pii"
+    MALFORMED = "malformed"
+
+
+@dataclass(frozen=True)
+class Violation:
+    check: LintCheck
+    item: str
+    message: str
+    evidence: JSON = field(default_factory=dict)
+
+    def to_json(self) -> JSON:
+        return {"check": self.check.value, "item": self.item, "message": self.message,
+                "evidence": self.evidence}
 
 
 @dataclass(frozen=True)

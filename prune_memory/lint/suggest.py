@@ -5,14 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from prune_memory.analysis.noise import NOISE_AT, STRONG_NOISE_AT, importance_of, score_noise
+from prune_memory.lint.items import LintItem, Violation
 from prune_memory.model import JSON
-
-if TYPE_CHECKING:
-    from prune_memory.lint.checks import Violation
-    from prune_memory.lint.items import LintItem
 
 # `archive` is a withdrawal too (the body moves to deaccessioned/, restorable); the word
 # marks the weaker case, where the entry is probably noise rather than certainly.

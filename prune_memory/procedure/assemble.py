@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from prune_memory.analysis.coherence import fragment_merges, index_coherence
 from prune_memory.analysis.decay import Decay
@@ -13,6 +12,7 @@ from prune_memory.engine.flags import keep_flagged
 from prune_memory.model import INDEX_FILE, JSON, Action, Finding, MemoryDir
 from prune_memory.plan import Inoculation, Plan, PlanEntry
 from prune_memory.procedure.decide import Decision, Evidence, decide, grade
+from prune_memory.procedure.options import PassOptions
 from prune_memory.procedure.reachability import Reachability
 from prune_memory.procedure.repairs import LEAVING, propose_repairs, within_load_cap
 from prune_memory.procedure.rules import DRIFT
@@ -20,8 +20,6 @@ from prune_memory.procedure.staleness import StalenessReport
 from prune_memory.secrets.mask import mask_text
 from prune_memory.store.pruninglog import ProtectedItem
 
-if TYPE_CHECKING:
-    from prune_memory.procedure.pipeline import PassOptions
 
 def _masked(finding: Finding) -> Finding:
     if finding.proposed_text is None:

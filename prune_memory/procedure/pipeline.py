@@ -7,11 +7,9 @@ module only reads, so `plan` can never change anything.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
-from datetime import datetime
+from dataclasses import replace
 from pathlib import Path
 
-from prune_memory.analysis.access import Access
 from prune_memory.analysis.claudemd import read_claude_md
 from prune_memory.analysis.decay import Decay, entry_decay
 from prune_memory.analysis.gcpause import collector_paused
@@ -40,6 +38,7 @@ from prune_memory.procedure.fidelity import check_fidelity
 from prune_memory.procedure.filters import Policy, default_policy, load_policy
 from prune_memory.procedure.hygiene import check_hygiene
 from prune_memory.procedure.inventory import Inventory, take_inventory
+from prune_memory.procedure.options import PassOptions
 from prune_memory.procedure.reachability import scan
 from prune_memory.procedure.staleness import StalenessReport, probe_staleness
 from prune_memory.store.loader import load_memory_dir
@@ -51,17 +50,6 @@ STALE_AT = 0.8
 
 def _quiet(stage: str) -> None:
     """The default progress callback: stages never print, the CLI may."""
-
-
-@dataclass(frozen=True)
-class PassOptions:
-    repo: Path | None
-    now: datetime
-    home: Path = field(default_factory=Path.home)
-    config: Path | None = None
-    near_threshold: float = 0.8
-    require_source: bool = False
-    reads: Mapping[str, Access] = field(default_factory=dict)
 
 
 def build_plan(root: Path, options: PassOptions, progress: Progress = _quiet) -> Plan:

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from prune_memory.analysis.negation import check_negations, denials, denied_pairs, same_claim
 from prune_memory.analysis.statements import Statement, statements, stem
 from prune_memory.model import Action, FindingCode
-from prune_memory.procedure.pipeline import PassOptions, build_plan
+from prune_memory.procedure.options import PassOptions
+from prune_memory.procedure.pipeline import build_plan
 from prune_memory.store.loader import load_memory_dir
 from tests.conftest import CliResult, topic, write_tree
 

@@ -12,7 +12,8 @@ from prune_memory.analysis.noise import NOISE_AT, importance_of, is_ephemeral_ki
 from prune_memory.model import Action, FindingCode
 from prune_memory.procedure.filters import default_policy
 from prune_memory.procedure.hygiene import check_hygiene
-from prune_memory.procedure.pipeline import PassOptions, build_plan
+from prune_memory.procedure.options import PassOptions
+from prune_memory.procedure.pipeline import build_plan
 from prune_memory.store.loader import load_memory_dir
 from tests.conftest import topic, write_tree
 

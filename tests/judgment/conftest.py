@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from prune_memory.plan import Plan, PlanEntry
-from prune_memory.procedure.pipeline import PassOptions, build_plan
+from prune_memory.procedure.options import PassOptions
+from prune_memory.procedure.pipeline import build_plan
 from tests.conftest import write_tree
 from tests.evidence.probes.gitbuild import GitRepo
 

@@ -12,7 +12,8 @@ import jsonschema
 import pytest
 
 from prune_memory.plan import Plan
-from prune_memory.procedure.pipeline import PassOptions, build_plan
+from prune_memory.procedure.options import PassOptions
+from prune_memory.procedure.pipeline import build_plan
 from tests.conftest import FIXTURES, ROOT
 
 NOW = dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC)

@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 
 from prune_memory.errors import ExitCode
 from prune_memory.model import INDEX_FILE
-from prune_memory.procedure.pipeline import PassOptions, build_plan
+from prune_memory.procedure.options import PassOptions
+from prune_memory.procedure.pipeline import build_plan
 from prune_memory.procedure.reachability import scan
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.pruninglog import read_log

@@ -13,7 +13,8 @@ from prune_memory.config import Config
 from prune_memory.evidence.probes.base import Verdict
 from prune_memory.evidence.probes.prosecounts import ProseCountProbe
 from prune_memory.model import Action, Fidelity, FindingCode
-from prune_memory.procedure.pipeline import PassOptions, build_plan
+from prune_memory.procedure.options import PassOptions
+from prune_memory.procedure.pipeline import build_plan
 from prune_memory.procedure.staleness import StalenessReport, probe_staleness
 from tests.conftest import topic, write_tree
 from tests.evidence.probes.gitbuild import NOW, GitRepo, entry, memdir
