@@ -90,3 +90,55 @@ def test_no_import_circles() -> None:
 def test_the_circle_finder_finds_a_circle() -> None:
     assert _circle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
     assert _circle({"a": {"b"}, "b": set()}) == []
+
+
+# Only store/ touches the memory directory: these packages reach files through it. The
+# modules named here keep the tool's own files elsewhere, each for the reason given.
+NO_FILE_ACCESS = ("engine", "procedure", "analysis", "lint", "evidence/classes.py")
+ELSEWHERE = {
+    "engine/lock.py": "lock files under the state directory; a flock on the folder itself",
+    "engine/steps/journal.py": "journal records under the state directory",
+    "engine/passrecord.py": "pass records and undo archives under the state directory",
+    "engine/undo.py": "a snapshot's manifest, under the state directory",
+    "engine/vault.py": "the private vault of withdrawn secrets, under the state directory",
+    "procedure/review_state.py": "a saved review under the state directory",
+    "procedure/snapshot.py": "the snapshot's own folder, outside the memory directory",
+    "analysis/claudemd.py": "the project's CLAUDE.md files",
+}
+_PATH_CALLS = {"read_text", "read_bytes", "write_text", "write_bytes", "exists", "is_file",
+               "is_dir", "is_symlink", "iterdir", "glob", "rglob", "unlink", "mkdir", "rmdir",
+               "touch", "stat", "lstat", "readlink", "open"}
+_MODULE_CALLS = {"os", "shutil", "io"}
+
+
+def _file_calls(path: Path) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "open":
+            found.append(f"{node.lineno}: open")
+        elif isinstance(func, ast.Attribute) and (
+                func.attr in _PATH_CALLS or (isinstance(func.value, ast.Name)
+                and func.value.id in _MODULE_CALLS and func.attr != "environ")):
+            found.append(f"{node.lineno}: {ast.unparse(func)}")
+    return found
+
+
+def test_only_store_touches_files() -> None:
+    checked = [p for kind in NO_FILE_ACCESS for p in sorted((PACKAGE / kind).rglob("*.py"))
+               if (PACKAGE / kind).is_dir()] + [PACKAGE / k for k in NO_FILE_ACCESS
+                                                 if k.endswith(".py")]
+    assert len(checked) > 60
+    touching = {rel: calls for p in checked
+                if (rel := p.relative_to(PACKAGE).as_posix()) not in ELSEWHERE
+                and (calls := _file_calls(p))}
+    assert not touching, f"file access outside store/: {touching}"
+
+
+def test_the_file_access_check_sees_a_read(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("import os\nPath('x').read_bytes()\nos.listdir('.')\nopen('y')\n"
+                      "''.replace('a', 'b')\n", encoding="utf-8")
+    assert _file_calls(sample) == ["2: Path('x').read_bytes", "3: os.listdir", "4: open"]

@@ -111,3 +111,12 @@ def _worktree_main_root(marker: Path) -> Path | None:
         main_git = (gitdir / common.read_text(encoding="utf-8").strip()).resolve()
         return main_git.parent
     return None
+
+
+def project_memory_dirs(projects_dir: Path) -> list[Path]:
+    """Every `<project>/memory/` folder under Claude Code's projects directory (links to
+    folders elsewhere are left out)."""
+    if not projects_dir.is_dir():
+        raise BadInputError(f"projects directory not found: {projects_dir}")
+    return [p / "memory" for p in sorted(projects_dir.iterdir())
+            if (p / "memory").is_dir() and not (p / "memory").is_symlink()]

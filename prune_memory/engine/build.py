@@ -12,7 +12,6 @@ from prune_memory.engine import vault
 from prune_memory.engine.edits import index_lines as indexedit
 from prune_memory.engine.edits.wikilinks import LinkEdit, plan_link_edits
 from prune_memory.engine.steps.journal import pack
-from prune_memory.engine.steps.kit import list_names, read_or_none, sha256
 from prune_memory.engine.superseded import Superseded, free_slug, render_superseded, slugify
 from prune_memory.engine.tombstone import (
     IndexLineRecord,
@@ -24,6 +23,7 @@ from prune_memory.errors import BadInputError, FileLoadError, RefusedError
 from prune_memory.model import INDEX_FILE, OWN_FILES, TOMBSTONE_DIR
 from prune_memory.plan import Inoculation
 from prune_memory.secrets.mask import mask_text
+from prune_memory.store.files import list_names, read_or_none, refuse_link, sha256
 from prune_memory.store.frontmatter_parse import memory_type, parse_memory_text
 from prune_memory.store.logtable import code_name
 from prune_memory.store.pruninglog import RegisterRow, next_register_id_in
@@ -65,8 +65,7 @@ def check_name(file: str) -> str:
 def read_current(root: Path, file: str, expected_sha: str | None) -> Current:
     """The entry's bytes now; RefusedError when they differ from what the plan saw."""
     path = root / file
-    if path.is_symlink():
-        raise RefusedError(f"{file} is a symlink; not touched")
+    refuse_link(path, file)
     raw = read_or_none(path)
     if raw is None and expected_sha is not None:  # the plan saw it: someone removed it since
         raise RefusedError(f"{file} is gone since the plan; skipped")

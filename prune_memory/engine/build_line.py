@@ -17,11 +17,11 @@ from typing import Any
 from prune_memory.engine.build import Current, plan_withdrawal
 from prune_memory.engine.edits import index_lines as indexedit
 from prune_memory.engine.steps.journal import pack
-from prune_memory.engine.steps.kit import read_or_none, sha256
 from prune_memory.engine.tombstone import IndexLineRecord
 from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.model import INDEX_FILE, Entry
 from prune_memory.plan import Inoculation
+from prune_memory.store.files import read_or_none, refuse_link, sha256
 from prune_memory.store.index import parse_index
 from prune_memory.store.index_facts import fact_text, index_line_number, inline_facts
 from prune_memory.store.pruninglog import PruningLog
@@ -52,8 +52,7 @@ def current_line(root: Path, file: str, expected_sha: str | None, manifest: Path
     number = index_line_number(file)
     if number is None:
         raise BadInputError(f"{file} is not an index line id (MEMORY.md#L<n>)")
-    if (root / INDEX_FILE).is_symlink():
-        raise RefusedError(f"{INDEX_FILE} is a symlink; not touched")
+    refuse_link(root / INDEX_FILE, INDEX_FILE)
     now = read_or_none(root / INDEX_FILE)
     if now is None:
         raise BadInputError(f"{file}: there is no {INDEX_FILE} in {root}")

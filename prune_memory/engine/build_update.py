@@ -19,10 +19,10 @@ from prune_memory.engine.edits.corrected import without_marks
 from prune_memory.engine.edits.index_links import linking_lines
 from prune_memory.engine.edits.topic_body import with_new_body
 from prune_memory.engine.steps.journal import pack
-from prune_memory.engine.steps.kit import read_or_none, sha256
 from prune_memory.engine.tombstone import Tombstone, TombstoneHeader, iso_utc, render_tombstone
 from prune_memory.model import INDEX_FILE, TOMBSTONE_DIR
 from prune_memory.secrets.mask import mask_text
+from prune_memory.store.files import read_or_none, sha256
 from prune_memory.store.pruninglog import RegisterRow, next_register_id_in
 
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")

@@ -13,7 +13,6 @@ from typing import Any
 from prune_memory.engine.build import NOT_APPLICABLE
 from prune_memory.engine.build_line import Line
 from prune_memory.engine.steps.journal import pack
-from prune_memory.engine.steps.kit import list_names, sha256
 from prune_memory.engine.tombstone import (
     Tombstone,
     TombstoneHeader,
@@ -23,6 +22,7 @@ from prune_memory.engine.tombstone import (
 from prune_memory.errors import BadInputError
 from prune_memory.model import TOMBSTONE_DIR
 from prune_memory.secrets.mask import mask_text
+from prune_memory.store.files import list_names, sha256
 from prune_memory.store.pruninglog import RegisterRow, next_register_id_in
 
 

@@ -9,18 +9,16 @@ only while each still holds what the pass left, so nothing written since is lost
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from prune_memory.engine import vault
-from prune_memory.engine.steps.kit import sha256
 from prune_memory.state import dir_key, state_subdir
 from prune_memory.store import atomic
 from prune_memory.store.safe_read import read_regular
-from prune_memory.store.snapshot import copied, masked_in_snapshot, read_manifest, stored_path
+from prune_memory.store.snapshot import masked_in_snapshot, read_manifest, stored_path, tree_state
 
 RECORD_SUFFIX = ".pass.json"
 
@@ -54,18 +52,6 @@ class PassRecord:
 
 def passes_dir(root: Path) -> Path:
     return state_subdir("passes", dir_key(root))
-
-
-def tree_state(root: Path) -> dict[str, str]:
-    """sha256 of every file under `root` a snapshot would copy (relative posix path)."""
-    found: dict[str, str] = {}
-    for folder, dirs, names in os.walk(root, followlinks=False):
-        dirs[:] = [d for d in dirs if not (Path(folder) / d).is_symlink()]
-        for name in names:
-            path = Path(folder) / name
-            if copied(os.lstat(path)):
-                found[path.relative_to(root).as_posix()] = sha256(read_regular(path))
-    return found
 
 
 def changes_since(root: Path, manifest: Path,

@@ -14,11 +14,11 @@ from prune_memory.engine.build import read_current
 from prune_memory.engine.build_line import is_index_line
 from prune_memory.engine.build_update import NewText, rewritten
 from prune_memory.engine.edits import index_lines as indexedit
-from prune_memory.engine.steps.kit import read_or_none
 from prune_memory.errors import PruneMemoryError
 from prune_memory.model import INDEX_FILE, Action
 from prune_memory.plan import Plan, PlanEntry
 from prune_memory.secrets.mask import mask_text
+from prune_memory.store.files import read_or_none
 from prune_memory.store.index_facts import index_line_number
 
 WITHDRAWING = (Action.WITHDRAW, Action.WITHDRAW_INOCULATE)

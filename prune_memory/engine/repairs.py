@@ -11,12 +11,12 @@ from prune_memory.engine.edits.index_repair import add_line, drop_line, retarget
 from prune_memory.engine.results import Applied, ApplyResult, Skipped, applied_from
 from prune_memory.engine.session import writing
 from prune_memory.engine.steps.journal import pack
-from prune_memory.engine.steps.kit import read_or_none, sha256
 from prune_memory.engine.steps.recovery import execute
 from prune_memory.errors import PruneMemoryError
 from prune_memory.model import INDEX_FILE, JSON
 from prune_memory.procedure.snapshot import Snapshot, require_snapshot
 from prune_memory.secrets.mask import mask_text
+from prune_memory.store.files import read_or_none, sha256
 
 RULE = "9-resynthesis"
 

@@ -14,7 +14,6 @@ from prune_memory.engine.build_update_line import revert_line_step
 from prune_memory.engine.edits import index_lines as indexedit
 from prune_memory.engine.results import ApplyResult, applied_from, result
 from prune_memory.engine.session import writing
-from prune_memory.engine.steps.kit import sha256, sha_or_none
 from prune_memory.engine.steps.recovery import execute
 from prune_memory.engine.tombstone import IndexLineRecord, Tombstone, read_tombstone
 from prune_memory.engine.tombstone_hints import index_records
@@ -23,6 +22,7 @@ from prune_memory.model import INDEX_FILE, OWN_FILES, Finding, FindingCode
 from prune_memory.procedure.snapshot import trusted_snapshot
 from prune_memory.secrets.mask import mask_text
 from prune_memory.store.atomic import is_temp_name
+from prune_memory.store.files import sha256, sha_or_none
 from prune_memory.store.logtable import code_name
 from prune_memory.store.pruninglog import PruningLog, RegisterRow, read_log
 from prune_memory.store.safe_read import is_member_name

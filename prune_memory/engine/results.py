@@ -6,8 +6,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from prune_memory.engine.steps.kit import StepOutcome, topic_names
+from prune_memory.engine.steps.kit import StepOutcome
 from prune_memory.model import JSON, Finding
+from prune_memory.store.files import topic_names
 from prune_memory.store.pruninglog import PruningLog
 
 PROTECTED_SHARE_LIMIT = 0.30

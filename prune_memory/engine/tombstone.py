@@ -28,6 +28,7 @@ from prune_memory.errors import BadInputError
 from prune_memory.model import TOMBSTONE_DIR
 from prune_memory.resources import read_template
 from prune_memory.secrets.mask import mask_text
+from prune_memory.store.files import is_link
 from prune_memory.store.frontmatter_parse import bounded_json
 from prune_memory.store.index_facts import index_line_number
 from prune_memory.store.logtable import keeps_exactly
@@ -227,7 +228,7 @@ def read_tombstone(root: Path, rel: str) -> Tombstone | None:
     folder, _, name = rel.partition("/")
     path = root / rel
     if folder != TOMBSTONE_DIR or not name or "/" in name or "\\" in name \
-            or name in (".", "..") or (root / TOMBSTONE_DIR).is_symlink():
+            or name in (".", "..") or is_link(root / TOMBSTONE_DIR):
         return None
     try:
         return parse_tombstone(read_regular(path))

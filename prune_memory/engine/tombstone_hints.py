@@ -13,18 +13,16 @@ from pathlib import Path
 
 from prune_memory.engine.tombstone import IndexLineRecord, read_tombstone
 from prune_memory.model import TOMBSTONE_DIR
+from prune_memory.store.files import file_key, regular_files
 from prune_memory.store.safe_read import read_regular
 
 
 def index_records(root: Path, skip: str = "") -> list[IndexLineRecord]:
     """The index-line records of every tombstone (restored ones too): restore's placement hints."""
-    folder = root / TOMBSTONE_DIR
-    if folder.is_symlink() or not folder.is_dir():
-        return []
     found: list[IndexLineRecord] = []
-    for path in sorted(folder.glob("*.md")):
+    for path in regular_files(root / TOMBSTONE_DIR, ".md"):
         rel = f"{TOMBSTONE_DIR}/{path.name}"
-        if rel == skip or path.is_symlink() or not path.is_file():
+        if rel == skip:
             continue
         quick = _cached_records(path)
         if quick is None:
@@ -41,8 +39,7 @@ _RECORDS: dict[tuple[str, int, int, int], list[IndexLineRecord] | None] = {}
 def _cached_records(path: Path) -> list[IndexLineRecord] | None:
     """`_quick_records` of a tombstone, kept while the file is unchanged (a pass that
     restores several entries reads the same few hundred headers each time)."""
-    info = path.stat()
-    key = (str(path), info.st_ino, info.st_size, info.st_mtime_ns)
+    key = file_key(path)
     if key not in _RECORDS:
         try:
             _RECORDS[key] = _quick_records(read_regular(path))

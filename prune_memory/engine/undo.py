@@ -18,11 +18,11 @@ from prune_memory.engine.passrecord import PassRecord
 from prune_memory.engine.restore import restore
 from prune_memory.engine.results import Applied, Skipped
 from prune_memory.engine.session import writing
-from prune_memory.engine.steps.kit import sha_or_none
 from prune_memory.engine.steps.recovery import execute
 from prune_memory.engine.tombstone import iso_utc
 from prune_memory.errors import BadInputError, PruneMemoryError, RefusedError
 from prune_memory.model import JSON
+from prune_memory.store.files import sha_or_none
 from prune_memory.store.pruninglog import RegisterRow, read_log
 from prune_memory.store.snapshot import read_manifest, stored_path
 

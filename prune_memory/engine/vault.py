@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from prune_memory.engine.steps.kit import list_names, read_or_none, sha256
 from prune_memory.engine.tombstone import Tombstone
 from prune_memory.errors import RefusedError
 from prune_memory.model import TOMBSTONE_DIR
@@ -20,6 +19,7 @@ from prune_memory.secrets.mask import mask_text
 from prune_memory.secrets.scan import find_secrets, find_spans
 from prune_memory.state import dir_key, state_root, state_subdir
 from prune_memory.store import atomic
+from prune_memory.store.files import is_link, read_or_none, regular_files, sha256
 
 
 def vault_dir(root: Path) -> Path:
@@ -60,7 +60,7 @@ def get(root: Path, digest: str, recorded: str | None = None) -> bytes | None:
     if recorded and Path(recorded).name == digest and Path(recorded).parent.parent == vaults:
         candidates.append(Path(recorded))
     for path in candidates:
-        data = read_or_none(path) if not path.is_symlink() else None
+        data = read_or_none(path) if not is_link(path) else None
         if data is not None and sha256(data) == digest:
             return data
     return None
@@ -77,16 +77,10 @@ def original_of(root: Path, stone: Tombstone) -> bytes | None:
 def secret_tombstones(root: Path) -> list[tuple[str, tuple[SecretHit, ...]]]:
     """Tombstones that still hold a secret in the memory directory (older versions kept the
     original verbatim): each with what was found, described, never the value."""
-    folder = root / TOMBSTONE_DIR
-    if folder.is_symlink() or not folder.is_dir():
-        return []
     found: list[tuple[str, tuple[SecretHit, ...]]] = []
-    for name in sorted(list_names(folder)):
-        path = folder / name
-        if not name.endswith(".md") or path.is_symlink() or not path.is_file():
-            continue
+    for path in regular_files(root / TOMBSTONE_DIR, ".md"):
         data = read_or_none(path) or b""
         hits = find_secrets(data.decode("utf-8", errors="replace"))
         if hits:
-            found.append((f"{TOMBSTONE_DIR}/{name}", hits))
+            found.append((f"{TOMBSTONE_DIR}/{path.name}", hits))
     return found

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from prune_memory.engine.edits.log_rows import AUDIT_FIELDS, set_audit_fields
 from prune_memory.engine.session import writing
-from prune_memory.engine.steps.kit import read_log_text, write_log_text
 from prune_memory.procedure.snapshot import Snapshot
+from prune_memory.store.files import read_log_text, write_log_text
 from prune_memory.store.pruninglog import Audit, parse_log
 
 

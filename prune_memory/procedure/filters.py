@@ -186,9 +186,10 @@ def load_policy(root: Path) -> Policy:
 
 def read_policy_text(root: Path) -> str | None:
     """Text of `root/retention-policy.md`, or None when there is none."""
+    from prune_memory.store.files import present
     from prune_memory.store.safe_read import decode_text, read_member
 
-    if not (root / POLICY_FILE).exists() and not (root / POLICY_FILE).is_symlink():
+    if not present(root / POLICY_FILE):
         return None
     return decode_text(POLICY_FILE, read_member(root, POLICY_FILE))
 
@@ -196,11 +197,12 @@ def read_policy_text(root: Path) -> str | None:
 def init_policy(root: Path, *, force: bool = False) -> Path:
     """Write the template policy into `root`; refuse to replace an existing one unless forced."""
     from prune_memory.store import atomic
+    from prune_memory.store.files import present
     from prune_memory.store.safe_read import require_directory
 
     require_directory(root)
     target = root / POLICY_FILE
-    if (target.exists() or target.is_symlink()) and not force:
+    if present(target) and not force:
         raise RefusedError(f"{target} already exists; pass --force to replace it")
     atomic.atomic_write(target, template_text().encode("utf-8"))
     return target

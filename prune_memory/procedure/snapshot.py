@@ -17,6 +17,7 @@ from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.model import JSON
 from prune_memory.state import dir_key, state_subdir
 from prune_memory.store import atomic
+from prune_memory.store.files import present
 from prune_memory.store.safe_read import require_directory
 from prune_memory.store.snapshot import MANIFEST, copy_tree, verify_manifest, write_manifest
 
@@ -51,7 +52,7 @@ def take_snapshot(root: Path, now: datetime, snapshot_dir: Path | None = None) -
     """Copy `root` to `<snapshot_dir or default>/<UTC stamp>/`, write and verify the manifest."""
     require_directory(root)
     memory = root.resolve()
-    if (memory / MANIFEST).exists():
+    if present(memory / MANIFEST):
         raise RefusedError(f"{root} already holds a {MANIFEST}; it would clash with the "
                            "snapshot manifest")
     parent = default_parent(root) if snapshot_dir is None else _chosen_parent(memory,

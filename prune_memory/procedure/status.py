@@ -6,8 +6,8 @@ import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
+from prune_memory.claude.locate import project_memory_dirs
 from prune_memory.claude.transcripts import sessions_since
-from prune_memory.errors import BadInputError
 from prune_memory.model import JSON
 from prune_memory.procedure.reachability import scan
 from prune_memory.store.loader import load_memory_dir
@@ -65,10 +65,7 @@ def project_status(memory_dir: Path) -> ProjectStatus:
 
 def collect_status(projects_dir: Path) -> list[ProjectStatus]:
     """A row for every `<project>/memory/` folder under Claude Code's projects directory."""
-    if not projects_dir.is_dir():
-        raise BadInputError(f"projects directory not found: {projects_dir}")
-    return [project_status(p / "memory") for p in sorted(projects_dir.iterdir())
-            if (p / "memory").is_dir() and not (p / "memory").is_symlink()]
+    return [project_status(folder) for folder in project_memory_dirs(projects_dir)]
 
 
 def check_due(memory_dir: Path, now: dt.datetime, *, sessions: int, days: int) -> Due:

@@ -165,3 +165,16 @@ def read_snapshot_file(target: Path, rel: str) -> bytes | None:
     except OSError:
         return None
     return data if digest is not None and hashlib.sha256(data).hexdigest() == digest else None
+
+
+def tree_state(root: Path) -> dict[str, str]:
+    """sha256 of every file under `root` a snapshot would copy (relative posix path)."""
+    found: dict[str, str] = {}
+    for folder, dirs, names in os.walk(root, followlinks=False):
+        dirs[:] = [d for d in dirs if not (Path(folder) / d).is_symlink()]
+        for name in names:
+            path = Path(folder) / name
+            if copied(os.lstat(path)):
+                digest = hashlib.sha256(read_regular(path)).hexdigest()
+                found[path.relative_to(root).as_posix()] = digest
+    return found

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from prune_memory.engine.steps.journal import pack
-from prune_memory.engine.steps.kit import sha256
 from prune_memory.engine.steps.reaccession import run_reaccession
+from prune_memory.store.files import sha256
 from prune_memory.store.pruninglog import read_log
 from tests.conftest import CliResult, topic, write_tree
 

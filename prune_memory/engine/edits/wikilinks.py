@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from prune_memory.engine.steps.kit import (
+from prune_memory.store.files import (
     inside,
     read_or_none,
     replace_if,

@@ -16,10 +16,12 @@ from pathlib import Path
 from prune_memory.engine.edits import index_lines as indexedit
 from prune_memory.engine.edits.log_rows import add_change_row, add_register_row, contains_row
 from prune_memory.engine.steps.journal import unpack
-from prune_memory.engine.steps.kit import (
-    Step,
+from prune_memory.engine.steps.kit import Step, StepOutcome
+from prune_memory.engine.steps.simple import drop_superseded, relink
+from prune_memory.engine.tombstone import IndexLineRecord
+from prune_memory.model import INDEX_FILE
+from prune_memory.store.files import (
     StepConflict,
-    StepOutcome,
     edit_index,
     ensure_file,
     read_log_text,
@@ -27,9 +29,6 @@ from prune_memory.engine.steps.kit import (
     remove_if,
     write_log_text,
 )
-from prune_memory.engine.steps.simple import drop_superseded, relink
-from prune_memory.engine.tombstone import IndexLineRecord
-from prune_memory.model import INDEX_FILE
 from prune_memory.store.pruninglog import ChangeRow, RegisterRow, has_register_row
 
 

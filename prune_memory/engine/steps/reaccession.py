@@ -11,8 +11,9 @@ from pathlib import Path
 from prune_memory.engine.edits.index_links import linking_lines
 from prune_memory.engine.edits.index_repair import add_line
 from prune_memory.engine.steps.journal import unpack
-from prune_memory.engine.steps.kit import Step, StepConflict, StepOutcome, edit_index, ensure_file
+from prune_memory.engine.steps.kit import Step, StepOutcome
 from prune_memory.engine.steps.simple import log_once
+from prune_memory.store.files import StepConflict, edit_index, ensure_file
 
 
 def run_reaccession(root: Path, step: Step) -> StepOutcome:

@@ -9,10 +9,11 @@ from prune_memory.engine.edits import index_lines as indexedit
 from prune_memory.engine.edits.log_rows import add_change_row, contains_row
 from prune_memory.engine.edits.wikilinks import LinkEdit, revert_edit
 from prune_memory.engine.steps.journal import unpack
-from prune_memory.engine.steps.kit import (
-    Step,
+from prune_memory.engine.steps.kit import Step, StepOutcome
+from prune_memory.engine.tombstone import IndexLineRecord, read_tombstone
+from prune_memory.store import atomic
+from prune_memory.store.files import (
     StepConflict,
-    StepOutcome,
     edit_index,
     ensure_file,
     inside,
@@ -23,8 +24,6 @@ from prune_memory.engine.steps.kit import (
     sha_or_none,
     write_log_text,
 )
-from prune_memory.engine.tombstone import IndexLineRecord, read_tombstone
-from prune_memory.store import atomic
 from prune_memory.store.pruninglog import ChangeRow
 from prune_memory.store.snapshot import read_snapshot_file
 

@@ -7,20 +7,18 @@ empty. Each part looks at the disk first, so a run interrupted anywhere finishes
 
 from __future__ import annotations
 
-import os
 from pathlib import Path, PurePosixPath
 
-from prune_memory.engine.steps.kit import (
-    Step,
+from prune_memory.engine.steps.kit import Step, StepOutcome
+from prune_memory.store.files import (
     StepConflict,
-    StepOutcome,
     ensure_file,
+    remove_empty_folder,
     remove_if,
     replace_if,
     sha256,
     sha_or_none,
 )
-from prune_memory.store import atomic
 from prune_memory.store.snapshot import read_snapshot_file
 
 
@@ -45,7 +43,7 @@ def run_undo_pass(root: Path, step: Step) -> StepOutcome:
         else:  # only over what the pass left; a line appended meanwhile is kept
             replace_if(root / rel, str(after), data)
     for rel in sorted((_relative(d) for d in step.get("dirs", [])), key=len, reverse=True):
-        _remove_if_empty(root / rel)
+        remove_empty_folder(root / rel)
     return StepOutcome("undo", step["file"], "done", f"{len(files)} file(s) put back")
 
 
@@ -57,12 +55,3 @@ def _relative(rel: object) -> str:
         raise ValueError(f"undo record names {rel!r}, which is not inside the memory "
                          "directory")
     return str(rel)
-
-
-def _remove_if_empty(folder: Path) -> None:
-    try:
-        if folder.is_dir() and not folder.is_symlink() and not any(folder.iterdir()):
-            os.rmdir(folder)
-            atomic.fsync_dir(folder.parent)
-    except FileNotFoundError:
-        pass

@@ -15,10 +15,12 @@ from pathlib import Path
 from prune_memory.engine.edits import index_lines as indexedit
 from prune_memory.engine.edits.log_rows import add_register_row
 from prune_memory.engine.steps.journal import unpack
-from prune_memory.engine.steps.kit import (
-    Step,
+from prune_memory.engine.steps.kit import Step, StepOutcome
+from prune_memory.engine.steps.simple import log_once, restore_bytes
+from prune_memory.engine.steps.withdraw import tombstone_bytes
+from prune_memory.model import INDEX_FILE
+from prune_memory.store.files import (
     StepConflict,
-    StepOutcome,
     edit_index,
     ensure_file,
     inside,
@@ -29,9 +31,6 @@ from prune_memory.engine.steps.kit import (
     sha_or_none,
     write_log_text,
 )
-from prune_memory.engine.steps.simple import log_once, restore_bytes
-from prune_memory.engine.steps.withdraw import tombstone_bytes
-from prune_memory.model import INDEX_FILE
 from prune_memory.store.logtable import code_name
 from prune_memory.store.pruninglog import RegisterRow, has_register_row
 

@@ -13,10 +13,10 @@ from prune_memory.engine.edits import index_lines as indexedit
 from prune_memory.engine.edits.log_rows import add_change_row, add_register_row
 from prune_memory.engine.edits.wikilinks import LinkEdit, apply_edit, revert_edit
 from prune_memory.engine.steps.journal import unpack
-from prune_memory.engine.steps.kit import (
-    Step,
+from prune_memory.engine.steps.kit import Step, StepOutcome
+from prune_memory.engine.tombstone import IndexLineRecord
+from prune_memory.store.files import (
     StepConflict,
-    StepOutcome,
     edit_index,
     ensure_file,
     inside,
@@ -27,7 +27,6 @@ from prune_memory.engine.steps.kit import (
     sha_or_none,
     write_log_text,
 )
-from prune_memory.engine.tombstone import IndexLineRecord
 from prune_memory.store.logtable import code_name
 from prune_memory.store.pruninglog import ChangeRow, RegisterRow, has_register_row, parse_log
 
