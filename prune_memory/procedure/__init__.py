@@ -1,1 +1,19 @@
-"""The procedure's steps, in the order a pass runs them."""
+"""The procedure's steps, one module each, in the order a pass runs them (README's table).
+
+1. snapshot.py — the verified copy outside the directory, before the first write
+2. inventory.py, classify.py — every entry, its class, how often it is read
+3. staleness.py — each claim against the repo (the probes are in evidence/)
+4. fidelity.py, hygiene.py, filters.py — duplicates and contradictions; secrets, noise,
+   poison and the never-persist rules
+5. decide.py, rules.py, automation.py — the decision tree, and which evidence may act
+   without a person; assemble.py turns the decisions into one Plan
+6. review.py, review_state.py — a person's verdict on each proposal
+7. apply.py — the accepted verdicts, carried out by the engine (engine/)
+8. auditlog.py — the audit section of pruning-log.md
+9. reachability.py, repairs.py, resynthesis.py — what the index reaches, what to repair,
+   what the withdrawals broke
+
+pipeline.py runs steps 2–5 and only reads (`plan`); finish.py runs 7–9 after the review
+(`run`); options.py holds what a pass is run with. Beside the pass: status.py (`status`,
+`due`) and sweep.py (`sweep --apply`, after a rename).
+"""

@@ -1,4 +1,4 @@
-"""Steps 7–9 of the pass: apply what the review accepted, write the audit, scan again.
+"""Step 7 of the pass: carry out what the review accepted, and say what is left pending.
 
 Every write goes through the engine (`engine/apply.py`), which holds the lock, journals
 each step and refuses an entry whose bytes changed since the plan was made.
@@ -6,7 +6,6 @@ each step and refuses an entry whose bytes changed since the plan was made.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -16,11 +15,9 @@ from prune_memory.engine import apply
 from prune_memory.engine.repairs import apply_repairs
 from prune_memory.engine.results import Applied, ApplyResult, Skipped, WithdrawRequest
 from prune_memory.errors import PruneMemoryError
-from prune_memory.model import INDEX_FILE, JSON, Action, Fidelity
+from prune_memory.model import JSON, Action
 from prune_memory.plan import Inoculation, Plan, PlanEntry
-from prune_memory.procedure.auditlog import AuditSummary, write_audit
 from prune_memory.procedure.review import WITHDRAWING_CHOICES, Choice, Verdict
-from prune_memory.procedure.rules import DRIFT
 from prune_memory.procedure.snapshot import Snapshot
 
 
@@ -98,22 +95,6 @@ def _entry(plan: Plan, file: str) -> PlanEntry:
     if entry is None:
         raise ValueError(f"{file} is not in the plan")
     return entry
-
-
-def record_audit(root: Path, plan: Plan, outcome: Outcome, *, snapshot: Snapshot,
-                 now: datetime) -> None:
-    """One audit section: the pass's figures next to the register rows it appended."""
-    drift = Counter(f.code.value for e in plan.entries for f in e.findings if f.code in DRIFT)
-    summary = AuditSummary(
-        entries_audited=len(plan.entries),
-        withdrawn=outcome.count("withdraw"),
-        updated=sum(1 for a in outcome.applied
-                    if a.op == "update" and a.status == "done" and a.file != INDEX_FILE),
-        protected=sum(1 for e in plan.entries if e.protected),
-        staleness=dict(drift),
-        fidelity_failures=[e.file for e in plan.entries if e.fidelity == Fidelity.FAILED.value],
-    )
-    write_audit(root, summary, snapshot=snapshot, now=now)
 
 
 def pending(plan: Plan, verdicts: Sequence[Verdict]) -> list[PlanEntry]:

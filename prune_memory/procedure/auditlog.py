@@ -1,4 +1,4 @@
-"""Write the summary of one audit into `pruning-log.md` (DESIGN §5).
+"""Step 8: write the summary of one audit into `pruning-log.md` (DESIGN §5).
 
 The withdrawals of a pass append their register rows to the audit section named by the
 pass's snapshot manifest as they happen (each row is a step's commit point). This stage
@@ -8,6 +8,7 @@ they are.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -15,6 +16,10 @@ from pathlib import Path
 
 from prune_memory.engine.edits.log_rows import AUDIT_FIELDS, set_audit_fields
 from prune_memory.engine.session import writing
+from prune_memory.model import INDEX_FILE, Fidelity
+from prune_memory.plan import Plan
+from prune_memory.procedure.apply import Outcome
+from prune_memory.procedure.rules import DRIFT
 from prune_memory.procedure.snapshot import Snapshot
 from prune_memory.store.files import read_log_text, write_log_text
 from prune_memory.store.pruninglog import Audit, parse_log
@@ -73,3 +78,19 @@ def _counted(counts: Mapping[str, int]) -> str:
 
 def _listed(files: Sequence[str]) -> str:
     return f"{len(files)} ({', '.join(files)})" if files else "none"
+
+
+def record_audit(root: Path, plan: Plan, outcome: Outcome, *, snapshot: Snapshot,
+                 now: datetime) -> None:
+    """One audit section: the pass's figures next to the register rows it appended."""
+    drift = Counter(f.code.value for e in plan.entries for f in e.findings if f.code in DRIFT)
+    summary = AuditSummary(
+        entries_audited=len(plan.entries),
+        withdrawn=outcome.count("withdraw"),
+        updated=sum(1 for a in outcome.applied
+                    if a.op == "update" and a.status == "done" and a.file != INDEX_FILE),
+        protected=sum(1 for e in plan.entries if e.protected),
+        staleness=dict(drift),
+        fidelity_failures=[e.file for e in plan.entries if e.fidelity == Fidelity.FAILED.value],
+    )
+    write_audit(root, summary, snapshot=snapshot, now=now)

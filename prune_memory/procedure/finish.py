@@ -13,7 +13,8 @@ from prune_memory.engine.results import Applied, Skipped
 from prune_memory.errors import RefusedError
 from prune_memory.model import JSON
 from prune_memory.plan import Plan, PlanEntry
-from prune_memory.procedure.apply import apply_verdicts, pending, record_audit
+from prune_memory.procedure.apply import apply_verdicts, pending
+from prune_memory.procedure.auditlog import record_audit
 from prune_memory.procedure.reachability import Reachability, scan
 from prune_memory.procedure.resynthesis import Resynthesis, resynthesize
 from prune_memory.procedure.review import Verdict

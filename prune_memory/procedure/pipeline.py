@@ -1,7 +1,7 @@
 """The pass, stage by stage: load → classify → probe → fidelity and hygiene → decide → plan.
 
-Applying the plan, the audit entry and the closing scan live in `procedure/apply.py`; this
-module only reads, so `plan` can never change anything.
+Applying the plan, the audit entry and the closing scan come after the review
+(`procedure/finish.py`); this module only reads, so `plan` can never change anything.
 """
 
 from __future__ import annotations
