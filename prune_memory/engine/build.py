@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from prune_memory.engine import vault
-from prune_memory.engine.edits import index_lines as indexedit
+from prune_memory.engine.edits import indexedit
 from prune_memory.engine.edits.wikilinks import LinkEdit, plan_link_edits
 from prune_memory.engine.steps.journal import pack
 from prune_memory.engine.superseded import Superseded, free_slug, render_superseded, slugify

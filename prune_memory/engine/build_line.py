@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from prune_memory.engine.build import Current, plan_withdrawal
-from prune_memory.engine.edits import index_lines as indexedit
+from prune_memory.engine.edits import indexedit
 from prune_memory.engine.steps.journal import pack
 from prune_memory.engine.tombstone import IndexLineRecord
 from prune_memory.errors import BadInputError, RefusedError

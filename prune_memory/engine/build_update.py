@@ -13,7 +13,7 @@ from typing import Any
 
 from prune_memory.engine import vault
 from prune_memory.engine.build import NOT_APPLICABLE, Current, entry_type, summary
-from prune_memory.engine.edits import index_lines as indexedit
+from prune_memory.engine.edits import indexedit
 from prune_memory.engine.edits.carryover import carry, corrections
 from prune_memory.engine.edits.corrected import without_marks
 from prune_memory.engine.edits.index_links import linking_lines

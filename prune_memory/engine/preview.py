@@ -13,7 +13,7 @@ from pathlib import Path
 from prune_memory.engine.build import read_current
 from prune_memory.engine.build_line import is_index_line
 from prune_memory.engine.build_update import NewText, rewritten
-from prune_memory.engine.edits import index_lines as indexedit
+from prune_memory.engine.edits import indexedit
 from prune_memory.errors import PruneMemoryError
 from prune_memory.model import INDEX_FILE, Action
 from prune_memory.plan import Plan, PlanEntry

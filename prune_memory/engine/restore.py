@@ -11,7 +11,7 @@ from prune_memory.engine import vault
 from prune_memory.engine.build_line import is_index_line, restore_line_step, snapshot_line
 from prune_memory.engine.build_update import revert_step
 from prune_memory.engine.build_update_line import revert_line_step
-from prune_memory.engine.edits import index_lines as indexedit
+from prune_memory.engine.edits import indexedit
 from prune_memory.engine.results import ApplyResult, applied_from, result
 from prune_memory.engine.session import writing
 from prune_memory.engine.steps.recovery import execute

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from prune_memory.analysis.pointers import is_placeholder, pointer_target
-from prune_memory.engine.edits import index_lines as indexedit
+from prune_memory.engine.edits import indexedit
 from prune_memory.errors import RefusedError
 from prune_memory.model import JSON, Action, Entry, MemoryDir
 from prune_memory.procedure.reachability import Reachability

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from prune_memory.engine.edits import index_lines as indexedit
+from prune_memory.engine.edits import indexedit
 from prune_memory.engine.tombstone import IndexLineRecord, TombstoneHeader, tombstone_name
 from prune_memory.store.index_facts import index_line_number
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prune_memory.engine.edits import index_lines as indexedit
+from prune_memory.engine.edits import indexedit
 from prune_memory.engine.edits.index_links import linking_lines, normalize_target
 from prune_memory.engine.tombstone import IndexLineRecord
 from prune_memory.store.index import parse_index

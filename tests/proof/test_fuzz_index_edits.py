@@ -1,6 +1,6 @@
 """Fuzzing the index rewriters: every byte they do not own comes out as it went in.
 
-`engine/edits/index_lines.py` (withdraw and restore) and `engine/edits/index_repair.py`
+`engine/edits/indexedit.py` (withdraw and restore) and `engine/edits/index_repair.py`
 (step 9's repairs) get indexes made of odd lines: links in every shape, code fences, comments,
 reference definitions, wiki links, unicode, NUL bytes, lone CRs, CRLF, a BOM, no final newline.
 An edit may only drop, add or change the lines it is about; the rest keeps its bytes, in
@@ -13,8 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from prune_memory.engine.edits import index_lines as indexedit
-from prune_memory.engine.edits import index_repair as indexrepair
+from prune_memory.engine.edits import index_repair, indexedit
 from prune_memory.errors import RefusedError
 
 TARGET = "f.md"
@@ -102,16 +101,16 @@ def test_repairs_touch_only_their_own_line(raw: bytes, number: int, line: str,
     if not _valid(raw) or number > len(lines):
         return
     expected = lines[number - 1].rstrip(b"\r\n").decode("utf-8")
-    dropped = indexrepair.drop_line(raw, number, expected)
+    dropped = index_repair.drop_line(raw, number, expected)
     assert dropped == b"".join(lines[:number - 1] + lines[number:])
     if "](f.md)" in expected:
-        moved = indexrepair.retarget_line(raw, number, expected, "f.md", "h.md")
+        moved = index_repair.retarget_line(raw, number, expected, "f.md", "h.md")
         changed = moved.splitlines(keepends=True)
         assert changed[:number - 1] + changed[number:] == lines[:number - 1] + lines[number:]
         assert b"](h.md)" in changed[number - 1]
     if "\n" in line or "\r" in line:
         return
-    added = indexrepair.add_line(raw, line, section)
+    added = index_repair.add_line(raw, line, section)
     old, new = [x.rstrip(b"\r\n") for x in lines], \
         [x.rstrip(b"\r\n") for x in added.splitlines(keepends=True)]
     assert is_subsequence(old, new) and len(new) - len(old) in (1, 2, 3)
@@ -121,6 +120,6 @@ def test_repairs_touch_only_their_own_line(raw: bytes, number: int, line: str,
 def test_a_changed_line_is_refused_not_overwritten() -> None:
     raw = b"# M\r\n- [F](f.md) \xe2\x80\x94 x\r\n"
     with pytest.raises(RefusedError):
-        indexrepair.drop_line(raw, 2, "- [F](f.md) — y")
+        index_repair.drop_line(raw, 2, "- [F](f.md) — y")
     with pytest.raises(RefusedError):
-        indexrepair.drop_line(raw, 7, "anything")
+        index_repair.drop_line(raw, 7, "anything")

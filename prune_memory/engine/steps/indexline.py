@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from prune_memory.engine.edits import index_lines as indexedit
+from prune_memory.engine.edits import indexedit
 from prune_memory.engine.edits.log_rows import add_change_row, add_register_row, contains_row
 from prune_memory.engine.steps.journal import unpack
 from prune_memory.engine.steps.kit import Step, StepOutcome

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from prune_memory.engine import vault
-from prune_memory.engine.edits import index_lines as indexedit
+from prune_memory.engine.edits import indexedit
 from prune_memory.engine.edits.log_rows import add_change_row, contains_row
 from prune_memory.engine.edits.wikilinks import LinkEdit, revert_edit
 from prune_memory.engine.steps.journal import unpack

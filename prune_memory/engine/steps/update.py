@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
-from prune_memory.engine.edits import index_lines as indexedit
+from prune_memory.engine.edits import indexedit
 from prune_memory.engine.edits.log_rows import add_register_row
 from prune_memory.engine.steps.journal import unpack
 from prune_memory.engine.steps.kit import Step, StepOutcome
