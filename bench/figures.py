@@ -163,9 +163,21 @@ def _gate(d: dict[str, Any]) -> list[Figure]:
     return out
 
 
+def _startup(d: dict[str, Any]) -> list[Figure]:
+    """Everyday commands in a fresh process, as installed: the median wall time."""
+    out: list[Figure] = []
+    for name, row in d["commands"].items():
+        budget = row.get("budget_ms")
+        label = f"`prune-memory {name}`, median wall" if budget else f"  `{name}`, median wall"
+        out.append(Figure("startup", label, row["median_ms"], "ms",
+                          f"< {budget} ms" if budget else None,
+                          _below(row["median_ms"], budget) if budget else None))
+    return out
+
+
 EXTRACTORS: dict[str, Callable[[dict[str, Any]], list[Figure]]] = {
     "probe": _probe, "jsonl": _jsonl, "plan": _plan, "apply": _apply, "engine": _engine,
-    "hygiene": _hygiene, "gate": _gate,
+    "hygiene": _hygiene, "gate": _gate, "startup": _startup,
 }
 
 

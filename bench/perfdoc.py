@@ -39,6 +39,8 @@ BENCHES = (
      "`check_hygiene` over 10,000 short entries, the worst 200,000-character line"),
     ("bench/bench_gate.py", "`prune-memory hook gate` as Claude Code runs it: a fresh "
      "process per call, 50 KB writes in and out of a memory directory; p50 and p95"),
+    ("bench/bench_startup.py", "`prune-memory --help`, `where` and `due` as installed: a "
+     "fresh process per call, the median of 20, and the heavy libraries each one loaded"),
 )
 
 ABOUT = """\
@@ -85,6 +87,11 @@ kept between processes. Instead:
   claims of a text, the tail tables of tracked paths; `git check-ignore` skips reading
   the index (every path asked is outside it).
 - The read-only pass and the similarity joins run with the cycle collector paused.
+- A command imports only what it uses: running one imports the one CLI module that
+  registers it (`cli/__init__.py: COMMAND_MODULES`), and the CLI modules import the core
+  inside the commands; `--help`, `where` and `due` load no GitPython, markdown-it, YAML or
+  detect-secrets (`tests/cli/test_startup.py` holds that). What is left is the interpreter,
+  typer (which brings pydantic to read option values) and, for a table, rich.
 - Merge proposals for short fragments name each fragment's five closest partners: on a
   generated store their number grew with the square of the entries.
 

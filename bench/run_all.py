@@ -37,6 +37,7 @@ BENCHES: dict[str, tuple[str, list[str], str]] = {
     "engine": ("engine.py", [], "engine.json"),
     "hygiene": ("hygiene.py", [], "hygiene.json"),
     "gate": ("bench_gate.py", [], "bench_gate.json"),
+    "startup": ("bench_startup.py", [], "bench_startup.json"),
 }
 
 

@@ -1,13 +1,28 @@
 """The command line: parse, call one core function, render, choose the exit code.
 
-Command groups live in sibling modules; each registers itself on `app`.
+Command groups live in sibling modules; each registers itself on `app` when imported.
+Running one command imports only the module that registers it (`where` never loads what
+`run` needs); `--help`, shell completion and an unknown name import them all.
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
+from pathlib import Path
 
-__all__ = ["app", "main", "run_app"]
+__all__ = ["COMMAND_MODULES", "app", "main", "run_app"]
+
+# Each top-level command or group, and the module (under prune_memory.cli) that registers it.
+COMMAND_MODULES = {
+    "inventory": "views", "scan": "views", "where": "views", "status": "views", "due": "views",
+    "lint": "hygiene", "filters": "hygiene", "jsonl": "jsonl",
+    "snapshot": "engine", "withdraw": "engine", "inoculate": "engine", "protect": "engine",
+    "unprotect": "engine", "recover": "engine", "restore": "restore", "flag": "flags",
+    "unflag": "flags", "reaccession": "reaccession", "sweep": "staleness", "plan": "passes",
+    "run": "run", "hook": "hooks", "skill": "hooks",
+}
+_PROGRAMS = ("prune-memory", "__main__.py")  # the console script, or `python -m prune_memory`
 
 
 def _hook_fast_path(argv: list[str]) -> bool:
@@ -17,22 +32,21 @@ def _hook_fast_path(argv: list[str]) -> bool:
         and not {"--help", "-h"} & set(argv[3:])
 
 
+def modules_for(argv: list[str]) -> list[str]:
+    """The command modules a command line needs: the one registering the command it names
+    when the program is ours, every one otherwise (help, completion, tests, a typo)."""
+    named = COMMAND_MODULES.get(argv[1]) if len(argv) > 1 else None
+    if named is not None and argv and Path(argv[0]).name in _PROGRAMS:
+        return [named]
+    return list(dict.fromkeys(COMMAND_MODULES.values()))
+
+
 if not _hook_fast_path(sys.argv):
     from prune_memory.cli.boundary import run_app
     from prune_memory.cli.common import app
 
-    # Importing the command modules registers their commands on `app`.
-    from prune_memory.cli import views  # noqa: F401  isort: skip
-    from prune_memory.cli import jsonl  # noqa: F401  isort: skip
-    from prune_memory.cli import hygiene  # noqa: F401  isort: skip
-    from prune_memory.cli import engine  # noqa: F401  isort: skip
-    from prune_memory.cli import restore  # noqa: F401  isort: skip
-    from prune_memory.cli import flags  # noqa: F401  isort: skip
-    from prune_memory.cli import reaccession  # noqa: F401  isort: skip
-    from prune_memory.cli import staleness  # noqa: F401  isort: skip
-    from prune_memory.cli import passes  # noqa: F401  isort: skip
-    from prune_memory.cli import run  # noqa: F401  isort: skip
-    from prune_memory.cli import hooks  # noqa: F401  isort: skip
+    for _module in modules_for(sys.argv):
+        importlib.import_module(f"prune_memory.cli.{_module}")
 
 
 def main() -> None:

@@ -8,13 +8,16 @@ import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
 
 from prune_memory.errors import BadInputError, ExitCode
-from prune_memory.model import LoadError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from prune_memory.model import LoadError
 
 app = typer.Typer(
     name="prune-memory",
@@ -70,6 +73,8 @@ def console(stderr: bool = False, *, wrap: bool = False) -> Console:
     """A rich console that respects NO_COLOR (no colour and no other styling either) and
     plain pipes. Text is never read as markup: memories hold `[brackets]` of their own.
     `wrap` breaks long lines at word boundaries to the terminal's width (the review)."""
+    from rich.console import Console
+
     plain = "NO_COLOR" in os.environ
     if plain:
         return Console(stderr=stderr, no_color=True, highlight=False, soft_wrap=not wrap,

@@ -8,13 +8,10 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from prune_memory.analysis.claudemd import read_claude_md
-from prune_memory.analysis.inoculation_check import claude_md_conflict, field_problem
-from prune_memory.claude.locate import git_root
 from prune_memory.cli.common import (
     JsonOpt,
     MemoryDirArg,
@@ -29,13 +26,11 @@ from prune_memory.cli.common import (
     snapshot_dir_path,
     warn,
 )
-from prune_memory.engine import apply
-from prune_memory.engine.apply import ApplyResult, Inoculation, WithdrawRequest
 from prune_memory.errors import BadInputError, RefusedError
-from prune_memory.procedure.auditlog import AuditSummary, write_audit
-from prune_memory.procedure.finish import record_pass
-from prune_memory.procedure.snapshot import Snapshot, take_snapshot
-from prune_memory.store.pruninglog import read_log
+
+if TYPE_CHECKING:
+    from prune_memory.engine.apply import ApplyResult, Inoculation
+    from prune_memory.procedure.snapshot import Snapshot
 
 FileArg = Annotated[str, typer.Argument(help="The memory file (a path, or a name inside "
                                               "--memory-dir / --project).", show_default=False)]
@@ -61,6 +56,8 @@ def snapshot(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
 
     Example: prune-memory snapshot ~/.claude/projects/-home-me-app/memory
     """
+    from prune_memory.procedure.snapshot import take_snapshot
+
     root = resolve_memory_dir(memory_dir, project, dir_opt)
     snap = take_snapshot(root, parse_now(now), snapshot_dir_path(snapshot_dir))
     if json:
@@ -80,6 +77,9 @@ def withdraw(file: FileArg, *, reason: ReasonOpt, rule: RuleOpt = "manual",
 
     Example: prune-memory withdraw project_old_ci.md --memory-dir ./memory --reason "CI moved"
     """
+    from prune_memory.engine import apply
+    from prune_memory.engine.apply import WithdrawRequest
+
     root, name = _locate(file, memory_dir, project)
     when = parse_now(now)
     snap = _fresh_snapshot(root, when, snapshot_dir)
@@ -111,6 +111,10 @@ def inoculate(file: FileArg, *,
     Example: prune-memory inoculate feedback_retry.md --pattern "retry forever" --evidence
     "3 outages" --reason "hid real failures" --do-not-rederive "timeouts in CI" --withdraw
     """
+    from prune_memory.claude.locate import git_root
+    from prune_memory.engine import apply
+    from prune_memory.engine.apply import Inoculation, WithdrawRequest
+
     root, name = _locate(file, memory_dir, project)
     when = parse_now(now)
     snap = _fresh_snapshot(root, when, snapshot_dir)
@@ -133,6 +137,8 @@ def protect(file: FileArg, *, reason: ReasonOpt, memory_dir: MemoryDirOpt = None
 
     Example: prune-memory protect decision_flat_layout.md --reason "rationale is not in git"
     """
+    from prune_memory.engine import apply
+
     root, name = _locate(file, memory_dir, project)
     render_result(apply.protect(root, name, reason, now=parse_now(now)), json)
 
@@ -144,6 +150,8 @@ def unprotect(file: FileArg, *, reason: ReasonOpt, memory_dir: MemoryDirOpt = No
 
     Example: prune-memory unprotect decision_flat_layout.md --reason "layout was replaced"
     """
+    from prune_memory.engine import apply
+
     root, name = _locate(file, memory_dir, project)
     render_result(apply.unprotect(root, name, reason, now=parse_now(now)), json)
 
@@ -156,6 +164,8 @@ def recover(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
 
     Example: prune-memory recover ~/.claude/projects/-home-me-app/memory
     """
+    from prune_memory.engine import apply
+
     root = resolve_memory_dir(memory_dir, project, dir_opt)
     done, notes = apply.recover(root)
     if json:
@@ -175,6 +185,9 @@ def recover(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
 
 def _check_note(ino: Inoculation, repo: Path | None) -> None:
     """No SUPERSEDED note of pasted-together fields, none that contradicts CLAUDE.md."""
+    from prune_memory.analysis.claudemd import read_claude_md
+    from prune_memory.analysis.inoculation_check import claude_md_conflict, field_problem
+
     if (problem := field_problem(ino)) is not None:
         raise BadInputError(problem)
     if (conflict := claude_md_conflict(ino, read_claude_md(repo, Path.home()))) is not None:
@@ -193,6 +206,9 @@ def _locate(file: str, memory_dir: Path | None, project: Path | None) -> tuple[P
 
 def _fresh_snapshot(root: Path, when: datetime, snapshot_dir: str | None) -> Snapshot:
     """Settle any interrupted step first, so the snapshot never shows a half-done one."""
+    from prune_memory.engine import apply
+    from prune_memory.procedure.snapshot import take_snapshot
+
     _, notes = apply.recover(root)
     for note in notes:
         warn(note)
@@ -203,6 +219,10 @@ def _log_single_step(root: Path, snap: Snapshot, result: ApplyResult, *,
                      now: str | None) -> None:
     """A single-step command is its own small audit (one entry looked at, one withdrawn)
     and its own pass, which `restore --pass` can undo."""
+    from prune_memory.procedure.auditlog import AuditSummary, write_audit
+    from prune_memory.procedure.finish import record_pass
+    from prune_memory.store.pruninglog import read_log
+
     withdrawn = sum(1 for a in result.applied if a.op == "withdraw" and a.status == "done")
     summary = AuditSummary(entries_audited=1, withdrawn=withdrawn, updated=0,
                            protected=len(read_log(root).protected))

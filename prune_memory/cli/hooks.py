@@ -10,25 +10,16 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from prune_memory.claude.hooks import entry
-from prune_memory.claude.hooks.command import check_command, installed_command
 from prune_memory.claude.hooks.gate import ENV_MODE, Mode
-from prune_memory.claude.locate import git_root
-from prune_memory.claude.settings import (
-    FileChange,
-    Scope,
-    hook_entries,
-    install_hooks,
-    settings_file,
-    uninstall_hooks,
-)
-from prune_memory.claude.skill import install_skill, skill_file
 from prune_memory.cli.common import app, console
 from prune_memory.errors import BadInputError
+
+if TYPE_CHECKING:
+    from prune_memory.claude.settings import FileChange, Scope
 
 hook_app = typer.Typer(
     name="hook", no_args_is_help=True, rich_markup_mode=None,
@@ -80,6 +71,8 @@ def gate_command(*, mode: Annotated[Mode | None, typer.Option(
 
     Example: prune-memory hook gate --mode strict < payload.json
     """
+    from prune_memory.claude.hooks import entry
+
     argv = [f"--mode={mode.value}"] if mode is not None else []
     argv += [f"--memory-root={root}" for root in memory_root or []]
     entry.run("gate", argv)
@@ -94,6 +87,8 @@ def record_read_command(*, memory_root: MemoryRootOpt = None) -> None:
 
     Example: prune-memory hook record-read < payload.json
     """
+    from prune_memory.claude.hooks import entry
+
     entry.run("record-read", [f"--memory-root={root}" for root in memory_root or []])
 
 
@@ -119,6 +114,9 @@ def install_command(*, user: UserOpt = False, project: ProjectPathOpt = None,
     Example: prune-memory hook install --project . --gate-mode warn
     Example: prune-memory hook install --local
     """
+    from prune_memory.claude.hooks.command import check_command, installed_command
+    from prune_memory.claude.settings import hook_entries, install_hooks, settings_file
+
     roots = [root.expanduser().resolve() for root in memory_root or []]
     entries = hook_entries(gate_mode.value, roots, executable or installed_command())
     if not no_check:
@@ -138,6 +136,8 @@ def uninstall_command(*, user: UserOpt = False, project: ProjectPathOpt = None,
 
     Example: prune-memory hook uninstall --user
     """
+    from prune_memory.claude.settings import settings_file, uninstall_hooks
+
     path = settings_file(*_target(user, project, local, project_dir))
     _report(uninstall_hooks(path, datetime.now(UTC)), "hooks removed from",
             "no prune-memory hooks in")
@@ -150,6 +150,9 @@ def skill_install_command(*, user: UserOpt = False, project: ProjectPathOpt = No
 
     Example: prune-memory skill install --user
     """
+    from prune_memory.claude.settings import Scope
+    from prune_memory.claude.skill import install_skill, skill_file
+
     scope, where = _target(user, project, False, project_dir)
     path = skill_file(Scope.USER if scope is Scope.USER else Scope.PROJECT, where)
     _report(install_skill(path, datetime.now(UTC)), "skill written to", "skill up to date in")
@@ -158,6 +161,9 @@ def skill_install_command(*, user: UserOpt = False, project: ProjectPathOpt = No
 def _target(user: bool, project: Path | None, local: bool,
             project_dir: Path | None) -> tuple[Scope, Path]:
     """Which settings: --user (the default), --project PATH, or --local."""
+    from prune_memory.claude.locate import git_root
+    from prune_memory.claude.settings import Scope
+
     project = project or project_dir
     if user and (project is not None or local):
         raise BadInputError("give one of --user, --project PATH or --local")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,14 +20,11 @@ from prune_memory.cli.common import (
     resolve_memory_dir,
 )
 from prune_memory.errors import BadInputError, ExitCode
-from prune_memory.lint.checks import (
-    DEFAULT_MAX_AGE_DAYS,
-    DEFAULT_MAX_ENTRIES,
-    LintOptions,
-    LintReport,
-)
-from prune_memory.lint.suggest import Listing
-from prune_memory.model import LoadError
+from prune_memory.lint.options import DEFAULT_MAX_AGE_DAYS, DEFAULT_MAX_ENTRIES
+
+if TYPE_CHECKING:
+    from prune_memory.lint.checks import LintReport
+    from prune_memory.lint.suggest import Listing
 
 STORE_SUFFIXES = (".json", ".jsonl")
 
@@ -75,6 +72,10 @@ def lint(target: TargetArg = None, *, store: StoreOpt = None, project: ProjectOp
 
     Example: prune-memory lint --store memory.json --max-age-days 90 --suggest --limit 20
     """
+    from prune_memory.lint.options import LintOptions
+    from prune_memory.lint.suggest import Listing
+    from prune_memory.model import LoadError
+
     options = LintOptions(require_source=require_source, max_age_days=max_age_days,
                           max_entries=max_entries)
     when = parse_now(now)
@@ -126,6 +127,8 @@ def filters_init(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
 def render_lint(report: LintReport, *, with_suggestions: bool,
                 listing: Listing | None = None) -> list[str]:
     """Plain lines for the terminal (no markup: messages hold masked values in brackets)."""
+    from prune_memory.lint.suggest import Listing
+
     verdict = "clean" if report.clean else f"{len(report.violations)} violation(s)"
     lines = [f"lint {report.target} ({report.kind}, {report.entries} entries): {verdict}"]
     width = max((len(v.item) for v in report.violations), default=0)

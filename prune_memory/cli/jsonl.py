@@ -4,29 +4,18 @@ from __future__ import annotations
 
 import json as jsonlib
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from prune_memory.analysis.contradiction import NegationSet, negation_words
+from prune_memory.analysis.contradiction import NegationSet
 from prune_memory.cli.common import JsonOpt, NowOpt, app, emit_json, parse_now
 from prune_memory.errors import BadInputError, ExitCode
-from prune_memory.jsonstore.analysis import NEAR_THRESHOLD, analyse, denial_flags, report
-from prune_memory.jsonstore.prune import (
-    MIN_AGE_DAYS,
-    STALE_THRESHOLD,
-    backup_path,
-    plan_prune,
-    write_outcome,
-)
-from prune_memory.jsonstore.recall import (
-    CheckResult,
-    load_checks,
-    memory_documents,
-    run_checks,
-    store_documents,
-)
-from prune_memory.jsonstore.records import load_store
+from prune_memory.jsonstore.analysis import NEAR_THRESHOLD
+from prune_memory.jsonstore.prune import MIN_AGE_DAYS, STALE_THRESHOLD
+
+if TYPE_CHECKING:
+    from prune_memory.jsonstore.recall import CheckResult
 
 jsonl_app = typer.Typer(
     name="jsonl", no_args_is_help=True, rich_markup_mode=None,
@@ -57,6 +46,10 @@ def report_command(store: StoreArg, *, now: NowOpt = None,
 
     Example: prune-memory jsonl report memories.jsonl --now 2026-10-12
     """
+    from prune_memory.analysis.contradiction import negation_words
+    from prune_memory.jsonstore.analysis import analyse, denial_flags, report
+    from prune_memory.jsonstore.records import load_store
+
     records = load_store(store)
     analysis = analyse(records, parse_now(now), near_threshold=near_threshold,
                        negations=negation_words(negations))
@@ -89,6 +82,10 @@ def prune_command(
 
     Example: prune-memory jsonl prune memories.jsonl --out kept.jsonl --archive archived.jsonl
     """
+    from prune_memory.jsonstore.analysis import analyse
+    from prune_memory.jsonstore.prune import backup_path, plan_prune, write_outcome
+    from prune_memory.jsonstore.records import load_store
+
     records = load_store(store)
     when = parse_now(now)
     outcome = plan_prune(records, analyse(records, when),
@@ -116,6 +113,14 @@ def verify_command(
 
     Example: prune-memory jsonl verify kept.jsonl checks.json
     """
+    from prune_memory.jsonstore.recall import (
+        load_checks,
+        memory_documents,
+        run_checks,
+        store_documents,
+    )
+    from prune_memory.jsonstore.records import load_store
+
     if target.is_dir():
         from prune_memory.store.loader import load_memory_dir
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -22,11 +22,11 @@ from prune_memory.cli.common import (
     resolve_repo,
 )
 from prune_memory.errors import ExitCode
-from prune_memory.model import LoadError
-from prune_memory.plan import Plan
-from prune_memory.procedure.options import PassOptions
-from prune_memory.procedure.pipeline import build_plan
-from prune_memory.report.formats import Format, renderer
+from prune_memory.report.formats import Format
+
+if TYPE_CHECKING:
+    from prune_memory.plan import Plan
+    from prune_memory.procedure.options import PassOptions
 
 DiffOpt = Annotated[bool, typer.Option(
     "--diff", help="Show what applying the proposals would write, as unified diffs (exit 1 "
@@ -39,6 +39,7 @@ ConfigOpt = Annotated[Path | None, typer.Option(
 def pass_options(root: Path, repo: Path | None, project: Path | None, now: str | None,
                  config: Path | None) -> PassOptions:
     from prune_memory.claude.hooks.recall import measured_reads
+    from prune_memory.procedure.options import PassOptions
 
     moment = parse_now(now)
     return PassOptions(repo=resolve_repo(repo, root, project), now=moment, config=config,
@@ -55,6 +56,9 @@ def plan(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
     Example: prune-memory plan ~/.claude/projects/-home-me-app/memory --repo ~/app --json
     Example: prune-memory plan --project . --diff
     """
+    from prune_memory.model import LoadError
+    from prune_memory.procedure.pipeline import build_plan
+
     root = resolve_memory_dir(memory_dir, project, dir_opt)
     result = build_plan(root, pass_options(root, repo, project, now, config))
     if diff:
@@ -71,6 +75,8 @@ def plan(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
 
 
 def render_plan(result: Plan, fmt: Format) -> None:
+    from prune_memory.report.formats import renderer
+
     out = renderer(fmt)(result)
     if isinstance(out, str):
         typer.echo(out, nl=not out.endswith("\n"))

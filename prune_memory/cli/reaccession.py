@@ -21,7 +21,6 @@ from prune_memory.cli.common import (
 )
 from prune_memory.cli.engine import ReasonOpt, SnapshotDirOpt, render_result
 from prune_memory.errors import BadInputError
-from prune_memory.procedure.finish import record_pass
 
 
 @app.command()
@@ -56,6 +55,7 @@ def reaccession(
     """
     from prune_memory.engine.reaccession import reaccession, request, withdrawn_body
     from prune_memory.engine.session import recover
+    from prune_memory.procedure.finish import record_pass
     from prune_memory.procedure.snapshot import take_snapshot
 
     root = resolve_memory_dir(memory_dir, project, dir_opt)

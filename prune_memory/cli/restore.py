@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,9 +20,10 @@ from prune_memory.cli.common import (
     warn,
 )
 from prune_memory.cli.engine import render_result
-from prune_memory.engine import apply
-from prune_memory.engine.undo import Restorable, Undone, restorable, undo_passes
 from prune_memory.errors import BadInputError, ExitCode
+
+if TYPE_CHECKING:
+    from prune_memory.engine.undo import Restorable, Undone
 
 RegisterIdArg = Annotated[str | None, typer.Argument(
     help="Register id, YYYY-MM-DD-NN (a withdrawal or an update).", show_default=False)]
@@ -48,6 +49,9 @@ def restore(register_id: RegisterIdArg = None, legacy_dir: LegacyDirArg = None, 
     Example: prune-memory restore 2026-11-29-03 --project ~/code/app
     Example: prune-memory restore --pass 2026-11-29 --project ~/code/app
     """
+    from prune_memory.engine import apply
+    from prune_memory.engine.undo import restorable, undo_passes
+
     if legacy_dir is not None:
         warn("prune-memory: give the directory as --memory-dir DIR (a second argument still "
              "works, but every command names it the same way now)")

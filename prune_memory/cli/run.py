@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from prune_memory.analysis.claudemd import read_claude_md
 from prune_memory.cli.common import (
     MemoryDirArg,
     MemoryDirOpt,
@@ -22,19 +21,13 @@ from prune_memory.cli.common import (
     snapshot_dir_path,
 )
 from prune_memory.cli.passes import ConfigOpt, pass_options, render_plan
-from prune_memory.cli.progress import stage_progress
-from prune_memory.cli.review_flow import auto_decide, review_and_confirm
-from prune_memory.engine.session import writing
 from prune_memory.errors import BadInputError, ExitCode
-from prune_memory.model import JSON, LoadError
-from prune_memory.plan import Plan
-from prune_memory.procedure.finish import PassReport, finish_pass
-from prune_memory.procedure.options import PassOptions
-from prune_memory.procedure.pipeline import build_plan
-from prune_memory.procedure.review_state import drop_session, kept_entries, remember_keeps
-from prune_memory.procedure.snapshot import take_snapshot
-from prune_memory.report.formats import Format
-from prune_memory.report.summary import summary_lines
+
+if TYPE_CHECKING:
+    from prune_memory.model import JSON
+    from prune_memory.plan import Plan
+    from prune_memory.procedure.finish import PassReport
+    from prune_memory.procedure.options import PassOptions
 
 YesOpt = Annotated[bool, typer.Option(
     "--yes", "-y", help="Apply withdrawals and inoculations without asking; updates, flags "
@@ -59,6 +52,15 @@ def run(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
 
     Example: prune-memory run --project ~/code/app --yes
     """
+    from prune_memory.analysis.claudemd import read_claude_md
+    from prune_memory.cli.review_flow import auto_decide, review_and_confirm
+    from prune_memory.engine.session import writing
+    from prune_memory.procedure.finish import finish_pass
+    from prune_memory.procedure.review_state import drop_session, kept_entries, remember_keeps
+    from prune_memory.procedure.snapshot import take_snapshot
+    from prune_memory.report.formats import Format
+    from prune_memory.report.summary import summary_lines
+
     root = resolve_memory_dir(memory_dir, project, dir_opt)
     if not (yes or dry_run or sys.stdin.isatty()):
         raise BadInputError("the review needs a terminal; use --yes to apply withdrawals "
@@ -91,6 +93,10 @@ def run(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
 
 
 def _plan(root: Path, options: PassOptions) -> Plan:
+    from prune_memory.cli.progress import stage_progress
+    from prune_memory.model import LoadError
+    from prune_memory.procedure.pipeline import build_plan
+
     with stage_progress(console()) as progress:
         plan = build_plan(root, options, progress)
     report_load_errors([LoadError(**e) for e in plan.errors], exit_now=False)

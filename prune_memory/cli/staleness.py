@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
 
-from prune_memory.analysis.renames import SweepReport, parse_rename, sweep
 from prune_memory.cli.common import (
     JsonOpt,
     MemoryDirArg,
@@ -25,16 +23,13 @@ from prune_memory.cli.common import (
     warn,
 )
 from prune_memory.cli.engine import render_result
-from prune_memory.engine.results import ApplyResult
-from prune_memory.engine.session import writing
 from prune_memory.errors import ExitCode
-from prune_memory.model import MemoryDir
-from prune_memory.procedure.auditlog import AuditSummary, write_audit
-from prune_memory.procedure.finish import record_pass
-from prune_memory.procedure.snapshot import take_snapshot
-from prune_memory.procedure.sweep import apply_sweep
-from prune_memory.store.loader import load_memory_dir
-from prune_memory.store.pruninglog import read_log
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from prune_memory.analysis.renames import SweepReport
+    from prune_memory.model import MemoryDir
 
 RenameOpt = Annotated[
     list[str],
@@ -67,6 +62,9 @@ def sweep_command(memory_dir: MemoryDirArg = None, *, rename: RenameOpt,
     Example: prune-memory sweep --rename pebble=cairn --rename api/auth.py=api/auth/session.py
     Example: prune-memory sweep --project . --rename pebble=cairn --apply
     """
+    from prune_memory.analysis.renames import parse_rename, sweep
+    from prune_memory.store.loader import load_memory_dir
+
     root = resolve_memory_dir(memory_dir, project, dir_opt)
     memdir = load_memory_dir(root)
     report = sweep(memdir, [parse_rename(r) for r in rename], ignore_case=ignore_case)
@@ -84,6 +82,14 @@ def sweep_command(memory_dir: MemoryDirArg = None, *, rename: RenameOpt,
 
 def _apply(root: Path, memdir: MemoryDir, report: SweepReport, snapshot_dir: Path | None,
            now: datetime, as_json: bool) -> None:
+    from prune_memory.engine.results import ApplyResult
+    from prune_memory.engine.session import writing
+    from prune_memory.procedure.auditlog import AuditSummary, write_audit
+    from prune_memory.procedure.finish import record_pass
+    from prune_memory.procedure.snapshot import take_snapshot
+    from prune_memory.procedure.sweep import apply_sweep
+    from prune_memory.store.pruninglog import read_log
+
     with writing(root) as notes:
         for note in notes:
             warn(f"prune-memory: {note}")
@@ -107,6 +113,8 @@ def _apply(root: Path, memdir: MemoryDir, report: SweepReport, snapshot_dir: Pat
 
 
 def _table(report: SweepReport) -> Table | str:
+    from rich.table import Table
+
     names = ", ".join(f"{r.old} → {r.new}" for r in report.renames)
     if not report.hits:
         return f"No memory mentions {names}."

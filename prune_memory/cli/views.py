@@ -7,9 +7,6 @@ from typing import Annotated
 
 import typer
 
-from prune_memory.claude.hooks.recall import measured_reads
-from prune_memory.claude.locate import locate
-from prune_memory.claude.locate import projects_dir as projects_folder
 from prune_memory.cli.common import (
     JsonOpt,
     MemoryDirArg,
@@ -24,12 +21,6 @@ from prune_memory.cli.common import (
     resolve_memory_dir,
 )
 from prune_memory.errors import ExitCode
-from prune_memory.procedure.inventory import take_inventory
-from prune_memory.procedure.reachability import scan as scan_reachability
-from prune_memory.procedure.status import check_due, collect_status
-from prune_memory.report import views
-from prune_memory.store.loader import load_memory_dir
-from prune_memory.store.pruninglog import read_log
 
 
 @app.command()
@@ -40,6 +31,11 @@ def inventory(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
 
     Example: prune-memory inventory ~/.claude/projects/-home-me-app/memory --json
     """
+    from prune_memory.claude.hooks.recall import measured_reads
+    from prune_memory.procedure.inventory import take_inventory
+    from prune_memory.report import views
+    from prune_memory.store.loader import load_memory_dir
+
     memdir = load_memory_dir(resolve_memory_dir(memory_dir, project, dir_opt))
     moment = parse_now(now)
     inv = take_inventory(memdir, moment, reads=measured_reads(memdir.root, moment))
@@ -58,6 +54,10 @@ def scan(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
 
     Exit 1 when anything is found. Example: prune-memory scan --project ~/code/app
     """
+    from prune_memory.procedure.reachability import scan as scan_reachability
+    from prune_memory.report import views
+    from prune_memory.store.loader import load_memory_dir
+
     memdir = load_memory_dir(resolve_memory_dir(memory_dir, project, dir_opt))
     reach = scan_reachability(memdir, _register(memdir.root))
     if json:
@@ -76,12 +76,16 @@ def where(path: Annotated[Path | None, typer.Argument(help="Project path (defaul
 
     Example: prune-memory where ~/code/my.app
     """
+    from prune_memory.claude.locate import locate
+
     loc = locate(path or Path.cwd())
     if json:
         emit_json({"project": str(loc.project), "git_root": str(loc.git_root or ""),
                    "name": loc.name, "memory_dir": str(loc.memory_dir), "source": loc.source,
                    "exists": loc.exists}, "where")
     else:
+        from prune_memory.report import views
+
         console().print(views.where_view(loc))
 
 
@@ -93,6 +97,10 @@ def status(projects_dir: Annotated[Path | None, typer.Argument(
 
     Example: prune-memory status ~/.claude/projects
     """
+    from prune_memory.claude.locate import projects_dir as projects_folder
+    from prune_memory.procedure.status import collect_status
+    from prune_memory.report import views
+
     rows = collect_status(projects_dir or projects_folder())
     if json:
         emit_json({"projects": [r.to_json() for r in rows]}, "status")
@@ -110,16 +118,20 @@ def due(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
 
     Example: prune-memory due --project . --sessions 15
     """
+    from prune_memory.procedure.due import check_due
+
     result = check_due(resolve_memory_dir(memory_dir, project, dir_opt), parse_now(now),
                        sessions=sessions, days=days)
     if json:
         emit_json(result.to_json(), "due")
     else:
-        console().print(("Due: " if result.due else "Not due: ") + result.why)
+        print(("Due: " if result.due else "Not due: ") + result.why)  # one line: no rich
     if result.due:
         raise typer.Exit(ExitCode.FINDINGS)
 
 
 def _register(root: Path) -> list[tuple[str, str]]:
+    from prune_memory.store.pruninglog import read_log
+
     return [(row.register_id, row.tombstone) for row in read_log(root).rows]
 

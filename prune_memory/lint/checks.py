@@ -7,13 +7,14 @@ the command exit 1) and, for `--suggest`, what to do about each noisy or failing
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 
 from prune_memory.analysis.similarity import exact_groups, normalise
 from prune_memory.engine.vault import secret_tombstones
 from prune_memory.jsonstore.records import StoreRecord
 from prune_memory.lint.items import LintCheck, LintItem, Violation, store_item
+from prune_memory.lint.options import LintOptions
 from prune_memory.lint.suggest import Listing, Suggestion, ranked, suggest
 from prune_memory.model import JSON, MemoryDir
 from prune_memory.procedure.hygiene import (
@@ -24,24 +25,6 @@ from prune_memory.procedure.hygiene import (
 )
 from prune_memory.secrets.mask import describe
 from prune_memory.secrets.pii import find_pii
-
-DEFAULT_MAX_AGE_DAYS = 180
-DEFAULT_MAX_ENTRIES = 500
-
-
-@dataclass(frozen=True)
-class LintOptions:
-    """`require_source` None means the default of the target: on for a store, whose
-    records carry provenance fields, off for a memory directory (Claude Code writes none)."""
-
-    require_source: bool | None = None
-    max_age_days: int = DEFAULT_MAX_AGE_DAYS
-    max_entries: int | None = DEFAULT_MAX_ENTRIES
-
-    def for_kind(self, kind: str) -> LintOptions:
-        if self.require_source is not None:
-            return self
-        return replace(self, require_source=kind == "store")
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,6 @@
    what the withdrawals broke
 
 pipeline.py runs steps 2–5 and only reads (`plan`); finish.py runs 7–9 after the review
-(`run`); options.py holds what a pass is run with. Beside the pass: status.py (`status`,
-`due`) and sweep.py (`sweep --apply`, after a rename).
+(`run`); options.py holds what a pass is run with. Beside the pass: status.py (`status`),
+due.py (`due`) and sweep.py (`sweep --apply`, after a rename).
 """

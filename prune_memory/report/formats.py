@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Protocol, assert_never
+from typing import TYPE_CHECKING, Protocol, assert_never
 
-from rich.console import RenderableType
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
-from prune_memory.plan import Plan
+    from prune_memory.plan import Plan
 
 
 class Format(StrEnum):

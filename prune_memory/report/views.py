@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from prune_memory.claude.locate import Location
-from prune_memory.model import LoadCap
-from prune_memory.procedure.inventory import Inventory
-from prune_memory.procedure.reachability import Reachability
-from prune_memory.procedure.status import ProjectStatus
+if TYPE_CHECKING:
+    from prune_memory.claude.locate import Location
+    from prune_memory.model import LoadCap
+    from prune_memory.procedure.inventory import Inventory
+    from prune_memory.procedure.reachability import Reachability
+    from prune_memory.procedure.status import ProjectStatus
 
 
 def load_cap_line(cap: LoadCap) -> Text:

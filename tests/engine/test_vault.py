@@ -11,7 +11,8 @@ import pytest
 from prune_memory.engine import apply, vault
 from prune_memory.engine.apply import WithdrawRequest
 from prune_memory.engine.tombstone import parse_tombstone
-from prune_memory.lint.checks import LintOptions, lint_memory_dir
+from prune_memory.lint.checks import lint_memory_dir
+from prune_memory.lint.options import LintOptions
 from prune_memory.model import TOMBSTONE_DIR
 from prune_memory.procedure.reachability import scan
 from prune_memory.procedure.snapshot import take_snapshot

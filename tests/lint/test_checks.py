@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from prune_memory.jsonstore.records import load_store
-from prune_memory.lint.checks import LintOptions, LintReport, lint_memory_dir, lint_store
+from prune_memory.lint.checks import LintReport, lint_memory_dir, lint_store
 from prune_memory.lint.items import LintCheck
+from prune_memory.lint.options import LintOptions
 from prune_memory.store.loader import load_memory_dir
 from tests.conftest import topic, write_tree
 

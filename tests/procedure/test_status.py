@@ -4,7 +4,8 @@ import datetime as dt
 import os
 from pathlib import Path
 
-from prune_memory.procedure.status import check_due, collect_status
+from prune_memory.procedure.due import check_due
+from prune_memory.procedure.status import collect_status
 from tests.conftest import topic, write_tree
 
 NOW = dt.datetime(2026, 11, 29, tzinfo=dt.UTC)

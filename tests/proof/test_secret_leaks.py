@@ -139,14 +139,14 @@ def test_an_interrupted_withdrawal_and_restore_keep_no_secret_in_the_journal(
 def test_a_crash_report_masks_the_secret(cli: Callable[..., CliResult],
                                          planted: tuple[Path, list[str]],
                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    from prune_memory.cli import views
+    from prune_memory.procedure import inventory
 
     root, values = planted
 
     def explode(*_: object, **__: object) -> None:
         raise RuntimeError(f"could not parse {values[0]} near {values[2]}")
 
-    monkeypatch.setattr(views, "take_inventory", explode)
+    monkeypatch.setattr(inventory, "take_inventory", explode)  # the command imports it
     crashed = cli("inventory", root)
     assert crashed.code == ExitCode.INTERNAL
     report = Path(crashed.err.rsplit("crash report: ", 1)[1].strip())
