@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from prune_memory.engine import vault
+from prune_memory.engine.drafting import Drafting
 from prune_memory.engine.edits import indexedit
-from prune_memory.engine.edits.wikilinks import LinkEdit, plan_link_edits
+from prune_memory.engine.edits.wikilinks import LinkEdit
 from prune_memory.engine.steps.journal import pack
 from prune_memory.engine.superseded import Superseded, free_slug, render_superseded, slugify
 from prune_memory.engine.tombstone import (
@@ -20,13 +21,13 @@ from prune_memory.engine.tombstone import (
     tombstone_name,
 )
 from prune_memory.errors import BadInputError, FileLoadError, RefusedError
-from prune_memory.model import INDEX_FILE, OWN_FILES, TOMBSTONE_DIR
+from prune_memory.model import INDEX_FILE, OWN_FILES
 from prune_memory.plan import Inoculation
 from prune_memory.secrets.mask import mask_text
 from prune_memory.store.files import list_names, read_or_none, refuse_link, sha256
 from prune_memory.store.frontmatter_parse import memory_type, parse_memory_text
 from prune_memory.store.logtable import code_name
-from prune_memory.store.pruninglog import RegisterRow, next_register_id_in
+from prune_memory.store.pruninglog import RegisterRow
 from prune_memory.store.safe_read import is_member_name
 
 NOT_APPLICABLE = "N/A"
@@ -155,20 +156,18 @@ class Withdrawal:
                 **({"vault": str(self.vault)} if self.vault else {})}
 
 
-def plan_withdrawal(root: Path, current: Current, log_text: str, *, reason: str, rule: str,
-                    memory_class: str | None, now: datetime, ino: Inoculation | None,
-                    index_lines: tuple[IndexLineRecord, ...],
-                    spare: Collection[str] | None = None) -> Withdrawal:
+def plan_withdrawal(root: Path, current: Current, drafting: Drafting, *, reason: str,
+                    rule: str, memory_class: str | None, now: datetime,
+                    ino: Inoculation | None,
+                    index_lines: tuple[IndexLineRecord, ...]) -> Withdrawal:
     """Register id, tombstone name and bytes, counter-memory, register row and link edits
-    of one withdrawal of `current`. `spare`: files whose `[[links]]` to it are left alone
-    (those leaving in the same batch); None leaves every file alone."""
-    register_id = next_register_id_in(log_text, now.date().isoformat())
-    taken = {f"{TOMBSTONE_DIR}/{n}" for n in list_names(root / TOMBSTONE_DIR)}
-    tomb = tombstone_name(current.file, taken, register_id)
+    of one withdrawal of `current`, worked out against `drafting` (which it updates)."""
+    register_id = drafting.register_id()
+    tomb = tombstone_name(current.file, drafting.taken, register_id)
+    drafting.taken.add(tomb)
     sup = superseded_record(root, current.file, ino, now, tomb) if ino else None
     kept = vault.put(root, current.raw) if vault.holds_secret(current.raw) else None
-    edits = () if spare is None else plan_link_edits(
-        root, current.link_names, register_id=register_id, spare={*spare, current.file})
+    edits = drafting.link_edits(current.link_names, current.file, register_id)
     extras: tuple[tuple[str, Any], ...] = (("vault", str(kept)),) if kept else ()
     if sup is not None:
         extras += (("superseded_sha256", sha256(render_superseded(sup))),)
@@ -198,9 +197,15 @@ def withdraw_step(root: Path, current: Current, log_text: str, *, reason: str, r
                   spare: Collection[str] | None = None) -> dict[str, Any]:
     """The journal record of one withdrawal (with its inoculation, if any)."""
     _, records = indexedit.remove_entry(read_or_none(root / INDEX_FILE) or b"", current.file)
-    done = plan_withdrawal(root, current, log_text, reason=reason, rule=rule,
-                           memory_class=memory_class, now=now, ino=ino, index_lines=records,
-                           spare=spare)
+    done = plan_withdrawal(root, current, Drafting.read(root, log_text, now, spare),
+                           reason=reason, rule=rule, memory_class=memory_class, now=now,
+                           ino=ino, index_lines=records)
+    return withdrawal_record(current, records, done, manifest, now)
+
+
+def withdrawal_record(current: Current, records: tuple[IndexLineRecord, ...],
+                      done: Withdrawal, manifest: Path, now: datetime) -> dict[str, Any]:
+    """The journal record of one withdrawal of a topic file."""
     data = done.tombstone_data
     # The body stays out of the journal; a redacted one holds no secret and goes in whole.
     body = {"tombstone_data": pack(data)} if done.vault else \

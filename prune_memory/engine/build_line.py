@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from prune_memory.engine.build import Current, plan_withdrawal
+from prune_memory.engine.drafting import Drafting
 from prune_memory.engine.edits import indexedit
 from prune_memory.engine.steps.journal import pack
 from prune_memory.engine.tombstone import IndexLineRecord
@@ -96,8 +97,8 @@ def withdraw_line_step(root: Path, line: Line, log_text: str, *, reason: str, ru
     said = fact_text(line.text)
     current = Current(file=line.file, raw=line.raw, sha256=sha256(line.raw), description=said,
                       memory_type=None)
-    done = plan_withdrawal(root, current, log_text, reason=reason, rule=rule,
-                           memory_class=memory_class, now=now,
+    done = plan_withdrawal(root, current, Drafting.read(root, log_text, now, None),
+                           reason=reason, rule=rule, memory_class=memory_class, now=now,
                            ino=replace(ino, slug=ino.slug or said) if ino else None,
                            index_lines=(line.record,))
     return {

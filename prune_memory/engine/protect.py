@@ -11,13 +11,22 @@ from prune_memory.engine.results import Applied, ApplyResult, result
 from prune_memory.engine.session import writing
 from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.store.files import read_log_text, sha_or_none, write_log_text
-from prune_memory.store.pruninglog import ChangeRow, parse_log, protected_in, read_log
+from prune_memory.store.pruninglog import (
+    ChangeRow,
+    ProtectedItem,
+    parse_log,
+    protected_in,
+    read_log,
+)
 
 
-def writable(root: Path, file: str) -> str:
-    """Check the protected list first, then the name; a protected entry is refused outright."""
+def writable(root: Path, file: str,
+             protected: tuple[ProtectedItem, ...] | None = None) -> str:
+    """Check the protected list first (read from the log unless given), then the name; a
+    protected entry is refused outright."""
     name = file.removeprefix("./")
-    item = next((p for p in protected_in(read_log_text(root)) if p.file == name), None)
+    listed = protected_in(read_log_text(root)) if protected is None else protected
+    item = next((p for p in listed if p.file == name), None)
     if item is not None:
         raise RefusedError(f"{name} is protected ({item.reason or 'no reason given'}); "
                            "run `prune-memory unprotect` with a reason first")

@@ -246,6 +246,15 @@ def next_register_id_in(text: str, day: str) -> str:
     return f"{day}-{max(numbers, default=0) + 1:02d}"
 
 
+def first_cells(text: str) -> set[str]:
+    """The first cell of every table row in the log: with `has_register_row`'s reading, the
+    register ids a batch of steps asks about, in one pass over the text."""
+    return {m.group(1) for m in _FIRST_CELL.finditer(_lf(text))}
+
+
+_FIRST_CELL = re.compile(r"^[ \t]*\|[ \t]*([^|\n]*?)[ \t]*\|", re.MULTILINE)
+
+
 def has_register_row(text: str, register_id: str) -> bool:
     pattern = rf"^[ \t]*\|[ \t]*{re.escape(register_id)}[ \t]*\|"
     return re.search(pattern, _lf(text), re.MULTILINE) is not None

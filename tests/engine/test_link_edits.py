@@ -6,10 +6,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from prune_memory.engine import apply
 from prune_memory.engine.apply import WithdrawRequest
-from prune_memory.engine.edits.wikilinks import LinkEdit, plan_link_edits, revert_edit
+from prune_memory.engine.edits.wikilinks import (
+    LinkEdit,
+    LinkIndex,
+    plan_link_edits,
+    revert_edit,
+    wiki_pattern,
+)
 from prune_memory.procedure.snapshot import take_snapshot
 from tests.conftest import topic, write_tree
 
@@ -147,3 +155,15 @@ def test_a_line_appended_while_the_links_are_edited_is_kept(
     apply.restore(memory, "2026-11-29-01", now=NOW)
     text = hub.read_bytes()
     assert text.count(added) == 2 and b"[[auth]]" in text and b"[[auth#tokens]]" in text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="[]|#ab \n", max_size=30), st.sampled_from(["a", "b", "a b", "ab"]))
+def test_the_link_index_finds_every_file_the_link_pattern_matches(text: str, name: str) -> None:
+
+
+    pattern = wiki_pattern([name])
+    assert pattern is not None
+    index = LinkIndex({"kept.md": text.encode()})
+    if pattern.search(text):
+        assert "kept.md" in index.by_name.get(name, set())

@@ -91,7 +91,7 @@ def remove_entry(raw: bytes, file: str,
 _ITEM = re.compile(r"^(?P<indent>[ \t]*)(?:[-*+]|\d+[.)])[ \t]+(?:[*_~]{1,3})?\[")
 
 
-def with_sub_items(lines: list[str], pointers: list[int]) -> list[int]:
+def with_sub_items(lines: Sequence[str], pointers: list[int]) -> list[int]:
     """The pointer lines and, under each that is a list item opening with its link, the
     lines indented beneath it: a withdrawn memory's sub-bullets leave with its pointer."""
     out: set[int] = set(pointers)

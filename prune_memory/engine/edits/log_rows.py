@@ -9,6 +9,7 @@ surrogate escapes by the caller) — come out exactly as they went in.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from prune_memory.resources import read_template
 from prune_memory.secrets.mask import mask_text
@@ -38,6 +39,12 @@ def new_log_text() -> str:
 
 def add_register_row(text: str, row: RegisterRow, *, manifest: str, date: str) -> str:
     """Append `row` to the register of the audit that used `manifest`, opening it if needed."""
+    return add_register_rows(text, [row], manifest=manifest, date=date)
+
+
+def add_register_rows(text: str, rows: Sequence[RegisterRow], *, manifest: str,
+                      date: str) -> str:
+    """Append `rows`, in order, to the register of the audit that used `manifest`."""
     bom, lines, eol = _split(text)
     lines, start = _open_audit(lines, manifest, date, eol)
     end = _section_end(lines, start)
@@ -45,7 +52,8 @@ def add_register_row(text: str, row: RegisterRow, *, manifest: str, date: str) -
     if heading is None:
         lines[end:end] = _new(eol, "", REGISTER_HEADING, *render_header(REGISTER_COLUMNS))
         heading, end = end + 1, end + 3
-    _insert_row(lines, heading + 1, end, render_row(row.cells()), REGISTER_COLUMNS, eol)
+    _insert_row(lines, heading + 1, end, [render_row(row.cells()) for row in rows],
+                REGISTER_COLUMNS, eol)
     return _join(bom, lines, eol)
 
 
@@ -104,10 +112,16 @@ def remove_listed(text: str, heading: str, file: str) -> str:
 
 def add_change_row(text: str, row: ChangeRow) -> str:
     """Append a protection change, restoration, inoculation or update to `## Changes`."""
+    return add_change_rows(text, [row])
+
+
+def add_change_rows(text: str, rows: Sequence[ChangeRow]) -> str:
+    """Append `rows`, in order, to `## Changes` (one reading of the log for all of them)."""
     bom, lines, eol = _split(text)
     start = _ensure_section(lines, CHANGES_HEADING, before=None, eol=eol)
     end = _section_end(lines, start)
-    _insert_row(lines, start + 1, end, render_row(row.cells()), CHANGE_COLUMNS, eol)
+    _insert_row(lines, start + 1, end, [render_row(row.cells()) for row in rows],
+                CHANGE_COLUMNS, eol)
     return _join(bom, lines, eol)
 
 
@@ -117,16 +131,16 @@ def contains_row(text: str, cells: tuple[str, ...]) -> bool:
     return any(line.strip() == rendered for line in split_ends(text)[0])
 
 
-def _insert_row(lines: list[str], first: int, end: int, row: str,
+def _insert_row(lines: list[str], first: int, end: int, rows: list[str],
                 columns: tuple[str, ...], eol: str) -> None:
-    table = [n for n in range(first, end) if lines[n].lstrip().startswith("|")]
-    if not table:
-        lines[first:first] = _new(eol, *render_header(columns), row)
+    table = next((n for n in range(first, end) if lines[n].lstrip().startswith("|")), None)
+    if table is None:
+        lines[first:first] = _new(eol, *render_header(columns), *rows)
         return
-    last = table[0]
+    last = table
     while last + 1 < end and lines[last + 1].lstrip().startswith("|"):
         last += 1
-    lines[last + 1:last + 1] = _new(eol, row)
+    lines[last + 1:last + 1] = _new(eol, *rows)
 
 
 def _ensure_section(lines: list[str], heading: str, before: str | None, eol: str) -> int:

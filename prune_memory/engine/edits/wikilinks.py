@@ -62,19 +62,51 @@ def wiki_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
 def plan_link_edits(root: Path, names: Iterable[str], *, register_id: str,
                     spare: Collection[str]) -> tuple[LinkEdit, ...]:
     """The edits that would unlink `names` in every top-level topic file but `spare`."""
-    pattern = wiki_pattern(names)
-    if pattern is None:
-        return ()
-    edits: list[LinkEdit] = []
-    for file in sorted(topic_names(root) - set(spare)):
-        raw = read_or_none(root / file)
-        if raw is None or b"[[" not in raw:
-            continue
-        spans = _spans(raw, pattern, register_id)
-        if spans:
-            after = _replaced(raw, spans)
-            edits.append(LinkEdit(file, sha256(raw), sha256(after), spans))
-    return tuple(edits)
+    return LinkIndex.read(root).plan(names, register_id=register_id, spare=spare)
+
+
+# The name part of a `[[name#part|label]]` link, as `wiki_pattern` would match it.
+_LINK_NAME = re.compile(r"\[\[\s*([^\[\]\n#|]*?)\s*(?:[#|][^\]\n]*)?\]\]")
+_ODD_NAME = re.compile(r"[\[\]\n#|]|^\s|\s$")
+
+
+class LinkIndex:
+    """The kept files that hold `[[links]]`, by the name each link uses, read once for a
+    batch of withdrawals. Each edit planned is applied to the text kept here, so the next
+    withdrawal in the batch plans on the file as the ones before it will leave it."""
+
+    def __init__(self, texts: dict[str, bytes]) -> None:
+        self.texts = texts
+        self.by_name: dict[str, set[str]] = {}
+        for file, raw in texts.items():
+            for name in _LINK_NAME.findall(raw.decode("utf-8", errors="replace")):
+                self.by_name.setdefault(name, set()).add(file)
+
+    @classmethod
+    def read(cls, root: Path) -> LinkIndex:
+        texts = {file: raw for file in topic_names(root)
+                 if (raw := read_or_none(root / file)) is not None and b"[[" in raw}
+        return cls(texts)
+
+    def plan(self, names: Iterable[str], *, register_id: str,
+             spare: Collection[str]) -> tuple[LinkEdit, ...]:
+        """The edits that unlink `names` in every file here but `spare`."""
+        wanted = [n for n in names if n]
+        odd = any(_ODD_NAME.search(n) for n in wanted)  # a name the index cannot key
+        files = set(self.texts) if odd else set().union(
+            *(self.by_name.get(n, set()) for n in wanted))
+        pattern = wiki_pattern(wanted) if files - set(spare) else None
+        if pattern is None:
+            return ()
+        edits: list[LinkEdit] = []
+        for file in sorted(files - set(spare)):
+            raw = self.texts[file]
+            spans = _spans(raw, pattern, register_id)
+            if spans:
+                after = _replaced(raw, spans)
+                edits.append(LinkEdit(file, sha256(raw), sha256(after), spans))
+                self.texts[file] = after
+        return tuple(edits)
 
 
 def _spans(raw: bytes, pattern: re.Pattern[str],
