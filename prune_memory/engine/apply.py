@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
+from prune_memory.engine.batch import sort_requests, withdraw_batch
 from prune_memory.engine.build import (
     read_current,
     superseded_json,
@@ -57,13 +58,20 @@ def withdraw(root: Path, request: WithdrawRequest, *, snapshot: Snapshot,
 
 def withdraw_many(root: Path, requests: Sequence[WithdrawRequest], *, snapshot: Snapshot,
                   now: datetime) -> ApplyResult:
-    """Withdraw each entry as its own journalled step; refused ones are skipped, not fatal."""
+    """Withdraw the entries: the topic files as one journalled batch (`batch.py`), facts in
+    MEMORY.md one step each; refused ones are skipped, not fatal."""
     require_snapshot(snapshot, root)
     applied: list[Applied] = []
     skipped: list[Skipped] = []
     leaving = {request.file for request in requests}
     with writing(root) as notes:
-        for request in requests:
+        batch, singles = sort_requests(root, requests, skipped)
+        if batch:
+            done, refused = withdraw_batch(root, batch, manifest=snapshot.manifest, now=now,
+                                           spare=leaving)
+            applied += done
+            skipped += refused
+        for request in singles:
             try:
                 applied.append(_withdraw_one(root, request, snapshot, now, spare=leaving))
             except StepInterrupted:

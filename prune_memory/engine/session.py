@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 from prune_memory.engine import lock
+from prune_memory.engine.steps.kit import StepOutcome
 from prune_memory.engine.steps.recovery import Recovery, recover_pending
 from prune_memory.store.safe_read import refuse_linked_own_paths, require_directory
 
@@ -19,9 +20,7 @@ def writing(root: Path) -> Iterator[list[str]]:
     with lock.holding(root) as held:
         recovered = recover_pending(root)
         notes = [held.message] if held.message else []
-        notes += [f"recovered an interrupted {o.op} of {o.file}: {o.status}. {o.message}".strip()
-                  for o in recovered.steps]
-        yield notes
+        yield notes + recovery_notes(recovered.steps)
 
 
 def recover(root: Path) -> tuple[Recovery, list[str]]:
@@ -30,3 +29,17 @@ def recover(root: Path) -> tuple[Recovery, list[str]]:
     refuse_linked_own_paths(root)
     with lock.holding(root) as held:
         return recover_pending(root), [held.message] if held.message else []
+
+
+def recovery_notes(steps: Sequence[StepOutcome], listed: int = 3) -> list[str]:
+    """A line per settled step; past `listed`, a batch's finished withdrawals are counted,
+    and only the ones that did not simply finish are named."""
+    if len(steps) <= listed:
+        return [_note(o) for o in steps]
+    done = [o for o in steps if o.status == "done"]
+    return [f"recovered an interrupted batch: {len(done)} step(s) finished",
+            *(_note(o) for o in steps if o.status != "done")]
+
+
+def _note(o: StepOutcome) -> str:
+    return f"recovered an interrupted {o.op} of {o.file}: {o.status}. {o.message}".strip()

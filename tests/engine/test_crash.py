@@ -125,9 +125,13 @@ def assert_whole(root: Path, originals: dict[str, bytes], baseline: dict[str, ob
     return len(in_tombstones)
 
 
-def crash_trials(tmp_path: Path, trials: int, window: float, no_fsync: bool) -> list[int]:
+def crash_trials(tmp_path: Path, trials: int, window: float,
+                 no_fsync: bool) -> tuple[list[int], set[tuple[int, int, int]]]:
+    """Withdrawn counts after each trial, and where the kills landed: the tombstones, rows
+    and removed originals each kill left before `recover` ran."""
     rng = random.Random(20261129)
     withdrawn_after: list[int] = []
+    landed: set[tuple[int, int, int]] = set()
     interrupted = 0
     root, originals, manifest, baseline = None, {}, "-", {}
     for trial in range(trials):
@@ -138,24 +142,28 @@ def crash_trials(tmp_path: Path, trials: int, window: float, no_fsync: bool) -> 
         plan = sorted(n for n in originals if (root / n).exists())
         rng.shuffle(plan)
         manifest = run_trial(root, manifest, plan, rng.uniform(0, window), no_fsync)
-        recovered, _ = apply.recover(root)
+        pending = journal.pending(root)
+        assert len(pending) <= 1  # at most the one step the kill interrupted
+        landed.add((len(list(root.glob("deaccessioned/*"))), len(read_log(root).rows),
+                    sum(not (root / n).exists() for n in originals)))
+        apply.recover(root)
         withdrawn_after.append(assert_whole(root, originals, baseline))
-        assert len(recovered.steps) <= 1  # at most the one step the kill interrupted
-        interrupted += len(recovered.steps)
+        interrupted += len(pending)
     if os.environ.get("PRUNE_MEMORY_CRASH_STATS"):
-        print(f"withdrawn after each trial: {withdrawn_after}; steps recovered: {interrupted}")
-    return withdrawn_after
+        print(f"withdrawn after each trial: {withdrawn_after}; steps recovered: {interrupted}; "
+              f"kills landed at {sorted(landed)}")
+    return withdrawn_after, landed
 
 
 def test_sigkill_at_random_moments_then_recover(tmp_path: Path) -> None:
-    counts = crash_trials(tmp_path, trials=30, window=0.3, no_fsync=True)
-    assert counts[-1] > 0 and len(set(counts)) > 5  # the kills landed at many points
+    counts, landed = crash_trials(tmp_path, trials=30, window=0.3, no_fsync=True)
+    assert max(counts) > 0 and len(landed) > 5  # the kills landed at many points
 
 
 @pytest.mark.long
 def test_sigkill_at_random_moments_then_recover_long(tmp_path: Path) -> None:
-    counts = crash_trials(tmp_path, trials=60, window=3.0, no_fsync=False)
-    assert counts[-1] > 0
+    counts, landed = crash_trials(tmp_path, trials=60, window=3.0, no_fsync=False)
+    assert max(counts) > 0 and len(landed) > 5
 
 
 @pytest.mark.long
@@ -296,3 +304,50 @@ def test_a_file_edited_between_crash_and_recover_is_kept(
         assert parse_tombstone((root / log.rows[0].tombstone).read_bytes()).original == \
             b"---\nname: b\n---\nB\r\n"
     assert not list(journal.journal_dir(root).iterdir())
+
+
+def test_every_crash_point_of_a_batch_recovers(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three withdrawals as one step, killed after each file operation in turn: recover
+    finishes the batch (or nothing had begun), every body in one place, links unlinked only
+    for what left."""
+    from datetime import UTC, datetime
+
+    from prune_memory.engine.apply import WithdrawRequest
+    from prune_memory.procedure.snapshot import take_snapshot
+
+    now = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+    going = ("a.md", "b.md", "c.md")
+    for budget in range(30):
+        root = tmp_path / f"batch-{budget}"
+        originals = build_small(root)
+        originals["c.md"] = b"---\nname: c\n---\nC\n"
+        (root / "c.md").write_bytes(originals["c.md"])
+        (root / "kept.md").write_bytes(b"---\nname: kept\n---\nSee [[a]] and [[c|the C]].\n")
+        (root / INDEX_FILE).write_bytes(b"# M\n- [A](a.md) a\n- [B](b.md) b\n- [C](c.md) c\n"
+                                        b"- [K](kept.md) k\n")
+        snap = take_snapshot(root, now)
+        with monkeypatch.context() as patch:
+            _die_after(patch, budget)
+            try:
+                apply.withdraw_many(root, [WithdrawRequest(f, "x") for f in going],
+                                    snapshot=snap, now=now)
+                finished = True
+            except Killed:
+                finished = False
+        apply.recover(root)
+        rows = {row.register_id: row for row in read_log(root).rows}
+        stones = {parse_tombstone((root / r.tombstone).read_bytes()).header.original_file: r
+                  for r in rows.values()}
+        index, kept = (root / INDEX_FILE).read_bytes(), (root / "kept.md").read_bytes()
+        gone = [f for f in going if not (root / f).exists()]
+        assert gone in ([], list(going)), gone  # the batch is finished, or never began
+        for name in going:
+            assert ((root / name).exists()) != (name in stones), name
+            assert (f"({name})".encode() in index) == (root / name).exists()
+        assert (b"[[a]]" in kept) == (not gone) and (b"[[c|the C]]" in kept) == (not gone)
+        assert not list(journal.journal_dir(root).iterdir())
+        assert not [p for p in root.rglob("*") if p.name.endswith(TEMP_SUFFIX)]
+        if finished:
+            return
+    pytest.fail("the batch never finished within 30 file operations")

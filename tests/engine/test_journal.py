@@ -34,3 +34,15 @@ def test_an_unreadable_record_is_refused_not_guessed(tmp_path: Path) -> None:
 def test_bytes_survive_packing() -> None:
     data = bytes(range(256)) + "é\r\n".encode()
     assert journal.unpack(journal.pack(data)) == data
+
+
+def test_a_recovered_batch_is_counted_and_only_its_odd_steps_named() -> None:
+    from prune_memory.engine.session import recovery_notes
+    from prune_memory.engine.steps.kit import StepOutcome
+
+    done = [StepOutcome("withdraw", f"f{n}.md", "done", "withdrawn") for n in range(4)]
+    odd = StepOutcome("withdraw", "g.md", "rolled-back", "g.md changed")
+    assert len(recovery_notes(done[:2])) == 2
+    notes = recovery_notes([*done, odd])
+    assert notes[0] == "recovered an interrupted batch: 4 step(s) finished"
+    assert notes[1:] == ["recovered an interrupted withdraw of g.md: rolled-back. g.md changed"]

@@ -129,12 +129,15 @@ def test_a_body_that_vanished_before_its_tombstone_stops_recovery_at_the_snapsho
 
 def test_a_record_from_before_the_header_only_journal_still_finishes(
         root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Older records: one withdrawal per step (before batches), the whole tombstone in it."""
     snap = take_snapshot(root, NOW)
     request = WithdrawRequest("b.md", "going")
     _interrupted(root, monkeypatch, "atomic_write", "deaccessioned",
                  lambda: apply.withdraw(root, request, snapshot=snap, now=NOW))
     (record,) = journal.journal_dir(root).iterdir()
-    step = json.loads(record.read_text())
+    batch = json.loads(record.read_text())
+    step = {"memory_dir": batch["memory_dir"], **batch["entries"][0]}
+    assert step["op"] == "withdraw"
     header = journal.unpack(step.pop("tombstone_header"))
     step["tombstone_data"] = journal.pack(header + (root / "b.md").read_bytes())
     record.write_text(json.dumps(step))

@@ -21,6 +21,7 @@ from prune_memory.engine.steps.update import (
     run_update_line,
 )
 from prune_memory.engine.steps.withdraw import run_withdraw
+from prune_memory.engine.steps.withdraw_batch import run_withdraw_batch
 from prune_memory.errors import PruneMemoryError, RefusedError
 from prune_memory.model import TOMBSTONE_DIR
 from prune_memory.store import atomic
@@ -39,6 +40,10 @@ RUNNERS: dict[str, Runner] = {
     "revert-update-line": run_revert_update_line,
     "undo-pass": run_undo_pass,
     "reaccession": run_reaccession,
+}
+# Steps that carry many entries, with one outcome each.
+BATCH_RUNNERS: dict[str, Callable[[Path, dict[str, Any]], list[StepOutcome]]] = {
+    "withdraw-batch": run_withdraw_batch,
 }
 
 
@@ -61,21 +66,27 @@ class StepInterrupted(RefusedError):
 
 def execute(root: Path, step: dict[str, Any]) -> StepOutcome:
     """Journal `step`, run it, and drop the record once every file is in place."""
-    runner = _runner(step)
+    (outcome,) = execute_all(root, step)
+    return outcome
+
+
+def execute_all(root: Path, step: dict[str, Any]) -> list[StepOutcome]:
+    """`execute` for a step of any kind: one outcome, or one per entry of a batch."""
+    _runs(step)  # an unknown kind is refused before anything is journalled
     try:
         record = journal.begin(root, step)
     except OSError as err:
         raise StepInterrupted(f"cannot write the journal ({_why(err)}); nothing was "
                               "changed") from err
     try:
-        outcome = runner(root, step)
+        outcomes = _runs(step)(root, step)
     except (OSError, PruneMemoryError) as err:
         why = _why(err) if isinstance(err, OSError) else str(err)
         raise StepInterrupted(f"{step.get('op')} of {step.get('file')} stopped ({why}); the "
                               f"step is kept in {record} and nothing is lost — fix the cause, "
                               "then run `prune-memory recover`") from err
     journal.finish(record)
-    return outcome
+    return outcomes
 
 
 def _why(err: OSError) -> str:
@@ -91,9 +102,9 @@ def recover_pending(root: Path) -> Recovery:
     """
     outcomes: list[StepOutcome] = []
     for pending in journal.pending(root):
-        runner = _runner(pending.step)
+        run = _runs(pending.step)
         try:
-            outcome = runner(root, pending.step)
+            done = run(root, pending.step)
         except PruneMemoryError:
             raise  # a conflict a person must settle: the record stays where it is
         except OSError as err:
@@ -101,12 +112,12 @@ def recover_pending(root: Path) -> Recovery:
                 raise StepInterrupted(f"recover could not finish {pending.path.name} "
                                       f"({_why(err)}); fix the cause and run `prune-memory "
                                       "recover` again") from err
-            outcome = _set_aside(root, pending, _why(err))
+            done = [_set_aside(root, pending, _why(err))]
         except (KeyError, TypeError, ValueError) as err:  # a record of a shape we never write
-            outcome = _set_aside(root, pending, f"malformed record: {err!r}")
+            done = [_set_aside(root, pending, f"malformed record: {err!r}")]
         else:
             journal.finish(pending.path)
-        outcomes.append(outcome)
+        outcomes.extend(done)
     removed = [*atomic.clean_temps(root), *atomic.clean_temps(root / TOMBSTONE_DIR),
                *journal.clean_temps(root)]
     return Recovery(steps=tuple(outcomes), temps_removed=tuple(str(p) for p in removed))
@@ -124,6 +135,15 @@ def _set_aside(root: Path, pending: journal.Pending, why: str) -> StepOutcome:
     return StepOutcome(str(pending.step.get("op")), str(pending.step.get("file")),
                        "set-aside", f"it can never finish ({why}); its record was moved to "
                        f"{kept} for you to inspect — the files are as the step left them")
+
+
+def _runs(step: dict[str, Any]) -> Callable[[Path, dict[str, Any]], list[StepOutcome]]:
+    """What runs `step`, returning its outcomes as a list whatever its kind."""
+    op = str(step.get("op"))
+    if op in BATCH_RUNNERS:
+        return BATCH_RUNNERS[op]
+    single = _runner(step)
+    return lambda root, record: [single(root, record)]
 
 
 def _runner(step: dict[str, Any]) -> Runner:

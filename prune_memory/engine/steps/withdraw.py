@@ -41,7 +41,7 @@ def run_withdraw(root: Path, step: Step) -> StepOutcome:
     current = sha_or_none(root / file)
     committed = _row_written(root, step)
     if current not in (None, step["original_sha256"]):
-        return _cancel(root, step) if committed else _roll_back(root, step)
+        return cancel(root, step) if committed else roll_back(root, step)
     try:
         sup = step.get("superseded")
         if sup:
@@ -50,7 +50,7 @@ def run_withdraw(root: Path, step: Step) -> StepOutcome:
     except StepConflict:
         if sha_or_none(root / file) is None:
             raise  # the file is gone and no tombstone of ours holds it: keep it for a human
-        return _cancel(root, step) if committed else _roll_back(root, step)
+        return cancel(root, step) if committed else roll_back(root, step)
     replacement = sup["index_line"] if sup else None
     edit_index(root, lambda raw: indexedit.remove_entry(raw, file, replacement)[0])
     if not committed:
@@ -58,7 +58,7 @@ def run_withdraw(root: Path, step: Step) -> StepOutcome:
                                 manifest=step["manifest"], date=step["date"])
         write_log_text(root, text)
     if sha_or_none(root / file) not in (None, step["original_sha256"]):
-        return _cancel(root, step)  # changed while we worked: keep the newer text
+        return cancel(root, step)  # changed while we worked: keep the newer text
     edited = [e.file for e in link_edits(step) if apply_edit(root, e)]
     remove_if(root / file, step["original_sha256"])
     said = f"; unlinked [[links]] to it in {', '.join(edited)}" if edited else ""
@@ -93,7 +93,7 @@ def _records(step: Step) -> list[IndexLineRecord]:
     return [IndexLineRecord.from_json(item) for item in step.get("index_lines", [])]
 
 
-def _roll_back(root: Path, step: Step) -> StepOutcome:
+def roll_back(root: Path, step: Step) -> StepOutcome:
     """Before the commit point: undo what the step wrote; the file keeps its new content."""
     remove_if(root / step["tombstone"], step["tombstone_sha256"])
     sup = step.get("superseded")
@@ -106,7 +106,7 @@ def _roll_back(root: Path, step: Step) -> StepOutcome:
                        "was undone and the file kept as it is now")
 
 
-def _cancel(root: Path, step: Step) -> StepOutcome:
+def cancel(root: Path, step: Step) -> StepOutcome:
     """After the commit point the file changed: keep it, re-index it, put back any links
     unlinked for it, log the cancellation."""
     edit_index(root, lambda raw: indexedit.restore_lines(raw, _records(step)))
