@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 
 from prune_memory.model import JSON, Action, Finding, MemoryClass
 
@@ -121,7 +122,15 @@ class Plan:
     notes: tuple[str, ...] = field(default=())
 
     def entry(self, file: str) -> PlanEntry | None:
-        return next((e for e in self.entries if e.file == file), None)
+        """The first entry for `file` (looked up by name: a pass asks once per verdict)."""
+        return self._by_file.get(file)
+
+    @cached_property
+    def _by_file(self) -> dict[str, PlanEntry]:
+        found: dict[str, PlanEntry] = {}
+        for entry in self.entries:
+            found.setdefault(entry.file, entry)
+        return found
 
     def with_action(self, *actions: Action) -> tuple[PlanEntry, ...]:
         return tuple(e for e in self.entries if e.action in actions)

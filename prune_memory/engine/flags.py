@@ -15,7 +15,12 @@ from datetime import datetime
 from pathlib import Path
 
 from prune_memory.engine.build import check_name
-from prune_memory.engine.edits.log_rows import add_change_row, add_listed, remove_listed
+from prune_memory.engine.edits.log_rows import (
+    add_change_row,
+    add_change_rows,
+    add_listed,
+    remove_listed,
+)
 from prune_memory.engine.results import Applied, ApplyResult, result
 from prune_memory.engine.session import writing
 from prune_memory.errors import BadInputError
@@ -98,14 +103,19 @@ def _record(root: Path, entries: Sequence[PlanEntry], left: Iterable[PlanEntry],
                 and sha_or_none(root / entry.file) is not None:
             text = add_listed(text, FLAGGED_HEADING, entry.file, _short(entry),
                               f"flagged {day}")
-    for entry in left:
-        held = f"; the evidence suggests {entry.suggested_action.value}" \
-            if entry.suggested_action is not None else ""
-        why = f"proposed {entry.action.value} ({entry.rule or 'no rule'}{held}); not applied " \
-              "in this pass"
-        text = add_change_row(text, ChangeRow(day, "kept", f"`{entry.file}`", "N/A", why))
+    kept = [ChangeRow(day, "kept", f"`{entry.file}`", "N/A", _why_kept(entry))
+            for entry in left]
+    if kept:
+        text = add_change_rows(text, kept)
     if text != read_log_text(root):
         write_log_text(root, text)
+
+
+def _why_kept(entry: PlanEntry) -> str:
+    held = f"; the evidence suggests {entry.suggested_action.value}" \
+        if entry.suggested_action is not None else ""
+    return f"proposed {entry.action.value} ({entry.rule or 'no rule'}{held}); not applied " \
+        "in this pass"
 
 
 def _short(entry: PlanEntry) -> str:

@@ -98,7 +98,7 @@ def _real_names(root: Path, after: dict[str, Any], names: dict[str, str]) -> dic
     longer has stays as stored: that file is then undone by its register id instead)."""
     out: dict[str, Any] = {}
     for stored, digest in after.items():
-        kept = vault.get(root, str(names.get(stored, "")))
+        kept = vault.get(root, names[stored]) if stored in names else None
         out[kept.decode("utf-8", "surrogateescape") if kept else stored] = digest
     return out
 
