@@ -1,14 +1,19 @@
-"""`run --yes` apply throughput: withdrawals per second, fsync included.
+"""`run --yes` apply throughput: withdrawals per second, fsync included, at several sizes.
 
-A generated memory directory (bench/gen_store.py) with a large share of session chatter,
-so `--yes` has hundreds of withdrawals to make. Two measurements on two fresh copies:
+Generated memory directories (bench/gen_store.py) with a large share of session chatter,
+so `--yes` has hundreds to thousands of withdrawals to make. The bench trusts every
+evidence class (by default only the classes measured on real folders act alone), as a
+user's `[automation] trust` would. Two measurements on fresh copies:
 
-1. in process, the stages `run --yes` calls: `build_plan`, the snapshot, then
-   `finish_pass` (journalled withdrawals with fsync, the audit section, the rescan and the
-   re-synthesis) — withdrawals per second are counted over `finish_pass`;
-2. the real command, `prune-memory run DIR --yes`, in a child process: end-to-end wall time.
+1. in process, at each size, the stages `run --yes` calls: `build_plan`, the snapshot, then
+   `finish_pass` (the journalled batch of withdrawals with fsync, the audit section, the
+   rescan and the re-synthesis) — withdrawals per second are counted over `finish_pass`,
+   and the time per withdrawal at the largest size over the smallest says whether the
+   apply is linear (1.0) or grows with the directory;
+2. the real command, `prune-memory run DIR --yes`, in a child process at the smallest
+   size: end-to-end wall time.
 
-Run: .venv/bin/python bench/bench_apply.py [ENTRIES]
+Run: .venv/bin/python bench/bench_apply.py [ENTRIES ...]   (default 1000 3000 9000)
 (prints a table, writes bench/results/bench_apply.json)
 """
 
@@ -29,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.gen_store import MemoryShares, write_memory_dir  # noqa: E402
+from tests.conftest import write_trust_config  # noqa: E402
 from tests.jsonstore.storegen import Shares  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "bench_apply.json"
@@ -75,32 +81,51 @@ def command(root: Path, repo: Path, state: Path) -> dict[str, Any]:
     return {"exit_code": done.returncode, "wall_s": round(wall, 3), "tombstones": tombstones}
 
 
-def main(entries: int) -> int:
+def sized(base: Path, repo: Path, entries: int) -> tuple[dict[str, Any], Path]:
+    """One size: a fresh directory, the in-process stages; returns a copy for the command."""
+    made = write_memory_dir(base / f"source-{entries}", entries, seed=11, shares=SHARES,
+                            now=NOW)
+    shutil.copytree(made.root, base / f"a-{entries}")
+    shutil.copytree(made.root, base / f"b-{entries}")
+    os.environ["XDG_STATE_HOME"] = str(base / f"state-a-{entries}")
+    row = {"entries": entries, "generated": made.kinds,
+           **in_process(base / f"a-{entries}", repo)}
+    return row, base / f"b-{entries}"
+
+
+def main(sizes: list[int]) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-apply-") as tmp:
         base = Path(tmp)
         repo = base / "repo"
         subprocess.run(["git", "init", "-q", str(repo)], check=True)
-        made = write_memory_dir(base / "source", entries, seed=11, shares=SHARES, now=NOW)
-        shutil.copytree(made.root, base / "a")
-        shutil.copytree(made.root, base / "b")
-        os.environ["XDG_STATE_HOME"] = str(base / "state-a")
-        inner = in_process(base / "a", repo)
-        outer = command(base / "b", repo, base / "state-b")
-    result = {"entries": entries, "generated": made.kinds, "in_process": inner,
+        # By default only the evidence classes measured on real folders act alone; the
+        # bench trusts every class, so `--yes` has the generated chatter to withdraw.
+        os.environ["XDG_CONFIG_HOME"] = str(base / "config")
+        write_trust_config(base / "config")
+        rows, copies = zip(*(sized(base, repo, n) for n in sizes), strict=True)
+        outer = command(copies[0], repo, base / "state-b")
+    small, large = rows[0], rows[-1]
+    growth = (large["ms_per_withdrawal"] / small["ms_per_withdrawal"]
+              if small["ms_per_withdrawal"] and large["ms_per_withdrawal"] else None)
+    result = {"entries": sizes[0], "in_process": small, "sizes": list(rows),
+              "growth_per_withdrawal": round(growth, 2) if growth else None,
               "command": outer, "when": datetime.now(UTC).isoformat(timespec="seconds"),
               "load_average": os.getloadavg()}
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    print(f"{entries:,} entries; generated {made.kinds}")
-    print(f"{'measure':<40} {'value':>10}")
-    for key in ("plan_s", "snapshot_s", "finish_pass_s", "withdrawn", "skipped",
-                "withdrawals_per_s", "ms_per_withdrawal"):
-        print(f"{key:<40} {inner[key]!s:>10}")
-    print(f"{'prune-memory run --yes, wall s':<40} {outer['wall_s']:>10}")
-    print(f"{'  exit code / tombstones':<40} {outer['exit_code']:>5} / {outer['tombstones']}")
+    print(f"{'entries':>8} {'withdrawn':>10} {'plan s':>8} {'apply s':>8} {'/s':>8} "
+          f"{'ms each':>8}")
+    for row in rows:
+        print(f"{row['entries']:>8,} {row['withdrawn']:>10,} {row['plan_s']:>8} "
+              f"{row['finish_pass_s']:>8} {row['withdrawals_per_s']!s:>8} "
+              f"{row['ms_per_withdrawal']!s:>8}")
+    print(f"time per withdrawal, {sizes[-1]:,} over {sizes[0]:,} entries: "
+          f"{result['growth_per_withdrawal']}")
+    print(f"prune-memory run --yes on {sizes[0]:,} entries: {outer['wall_s']} s, exit "
+          f"{outer['exit_code']}, {outer['tombstones']} tombstones")
     print(f"written: {RESULTS.relative_to(ROOT)}")
-    return 0 if outer["exit_code"] in (0, 2) and inner["withdrawn"] else 1
+    return 0 if outer["exit_code"] in (0, 2) and all(r["withdrawn"] for r in rows) else 1
 
 
 if __name__ == "__main__":
-    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 1000))
+    sys.exit(main([int(a) for a in sys.argv[1:]] or [1000, 3000, 9000]))

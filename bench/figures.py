@@ -112,13 +112,20 @@ def _plan(d: dict[str, Any]) -> list[Figure]:
 
 
 def _apply(d: dict[str, Any]) -> list[Figure]:
-    inner, outer = d["in_process"], d["command"]
-    return [
-        Figure("apply", f"run --yes: withdrawals per second ({inner['withdrawn']} withdrawn "
-               f"of {d['entries']:,}, fsync on)", inner["withdrawals_per_s"], "/s"),
-        Figure("apply", "  run --yes end to end (plan, snapshot, apply, audit, scan)",
-               outer["wall_s"], "s"),
-    ]
+    outer = d["command"]
+    out: list[Figure] = []
+    for row in d.get("sizes") or [d["in_process"]]:
+        out.append(Figure("apply", f"run --yes: withdrawals per second ({row['withdrawn']:,} "
+                          f"withdrawn of {row['entries']:,}, fsync on)",
+                          row["withdrawals_per_s"], "/s"))
+    if d.get("growth_per_withdrawal") is not None:
+        sizes = d["sizes"]
+        out.append(Figure("apply", f"  time per withdrawal, {sizes[-1]['entries']:,} over "
+                          f"{sizes[0]['entries']:,} entries", d["growth_per_withdrawal"],
+                          "ratio", "~1 (linear)", d["growth_per_withdrawal"] <= 1.5))
+    out.append(Figure("apply", "  run --yes end to end (plan, snapshot, apply, audit, scan), "
+                      f"{d['entries']:,} entries", outer["wall_s"], "s"))
+    return out
 
 
 def _engine(d: dict[str, Any]) -> list[Figure]:
