@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from bench.gen_store import MemoryShares, write_memory_dir
+from prune_memory.engine.steps import journal
 from tests.conftest import CliResult, write_trust_config
 from tests.jsonstore.storegen import Shares
 from tests.proof.harness import Baseline, assert_whole, cli_argv, cli_env
@@ -73,8 +74,10 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
 
 
 def kill_trial(store: Store, work: Path, delay: float, monkeypatch: pytest.MonkeyPatch,
-               cli: Callable[..., CliResult]) -> tuple[bool, int]:
-    """One killed (or, if it beat the clock, finished) run, recovered and checked."""
+               cli: Callable[..., CliResult]) -> tuple[bool, int, bool]:
+    """One killed (or, if it beat the clock, finished) run, recovered and checked; whether
+    it was killed, how many entries are withdrawn after `recover`, and whether the kill cut
+    a journalled step short."""
     root, state = work / "memory", work / "state"
     # Hard links are a safe, fast copy: the engine replaces files by rename and never
     # writes into one in place (the invariants would catch a source changed under us).
@@ -91,19 +94,20 @@ def kill_trial(store: Store, work: Path, delay: float, monkeypatch: pytest.Monke
         proc.wait()
         killed = True
     monkeypatch.setenv("XDG_STATE_HOME", str(state))
+    mid_step = bool(journal.pending(root))
     recovered = cli("recover", root)  # the command, in this process: no start-up to pay
     assert recovered.code == 0, recovered.err
-    return killed, assert_whole(root, store.base, state=state)
+    return killed, assert_whole(root, store.base, state=state), mid_step
 
 
 def run_trials(store: Store, tmp_path: Path, kills: int, monkeypatch: pytest.MonkeyPatch,
-               cli: Callable[..., CliResult]) -> list[tuple[bool, int]]:
+               cli: Callable[..., CliResult]) -> list[tuple[bool, int, bool]]:
     """Trials until `kills` runs were killed (a run that beats its delay finished: it is
     checked too, but does not count); at most twice as many trials in all."""
     rng = random.Random(8_2026)
-    outcomes: list[tuple[bool, int]] = []
+    outcomes: list[tuple[bool, int, bool]] = []
     trial = 0
-    while sum(killed for killed, _ in outcomes) < kills and trial < 2 * kills:
+    while sum(killed for killed, _, _ in outcomes) < kills and trial < 2 * kills:
         # Two in ten anywhere in the run; the rest while it writes (after the plan).
         low = 0.05 if trial % 10 < 2 else store.plan_s
         delay = rng.uniform(low, 0.95 * store.full_s)
@@ -117,7 +121,7 @@ def test_sigkill_during_run_then_recover(store: Store, tmp_path: Path,
                                          monkeypatch: pytest.MonkeyPatch,
                                          cli: Callable[..., CliResult]) -> None:
     outcomes = run_trials(store, tmp_path, 10, monkeypatch, cli)
-    assert sum(killed for killed, _ in outcomes) == 10
+    assert sum(killed for killed, _, _ in outcomes) == 10
 
 
 @pytest.mark.long
@@ -125,6 +129,9 @@ def test_sigkill_during_run_then_recover_long(store: Store, tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch,
                                               cli: Callable[..., CliResult]) -> None:
     outcomes = run_trials(store, tmp_path, 55, monkeypatch, cli)
-    killed = [withdrawn for was_killed, withdrawn in outcomes if was_killed]
+    killed = [(withdrawn, mid) for was_killed, withdrawn, mid in outcomes if was_killed]
     assert len(killed) >= 55
-    assert any(0 < w < store.withdrawn for w in killed), "no kill landed mid-apply"
+    # The withdrawals are one journalled batch: a kill inside it leaves the record, and
+    # recover finishes every entry; a kill before it leaves nothing withdrawn.
+    assert any(mid for _, mid in killed), "no kill landed mid-apply"
+    assert all(w in (0, store.withdrawn) or not mid for w, mid in killed)

@@ -139,7 +139,9 @@ def test_a_failing_write_step_stops_cleanly_and_recovers(
 def test_every_write_step_fails_in_turn_long(
         cli: Callable[..., CliResult], monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
         source: tuple[Path, Path]) -> None:
-    assert sweep(cli, monkeypatch, tmp_path, source, STEP_SEAMS, stride=1) >= 60
+    # About 24 write steps a run, both errors at each: the withdrawals are one batch (one
+    # rewrite of the index and of the log for all of them).
+    assert sweep(cli, monkeypatch, tmp_path, source, STEP_SEAMS, stride=1) >= 40
 
 
 @pytest.mark.long
