@@ -9,6 +9,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from prune_memory.report.rows import fill
+
 if TYPE_CHECKING:
     from prune_memory.claude.locate import Location
     from prune_memory.model import LoadCap
@@ -27,13 +29,13 @@ def inventory_view(inv: Inventory) -> RenderableType:
     table = Table(title=f"Inventory of {inv.memdir.root}", show_lines=False)
     for col in ("file", "class", "signal", "type", "age", "size", "access"):
         table.add_column(col, overflow="fold")
-    for row in inv.rows:
-        e = row.entry
-        table.add_row(e.file, row.classification.cls.value, row.classification.signal,
-                      e.memory_type or "-", f"{row.age_days}d ({row.age_source})",
-                      f"{e.size} B", row.access.label)
+    rest = fill(table, [(row.entry.file, row.classification.cls.value,
+                         row.classification.signal, row.entry.memory_type or "-",
+                         f"{row.age_days}d ({row.age_source})", f"{row.entry.size} B",
+                         row.access.label) for row in inv.rows], "entries")
     counts = ", ".join(f"{k} {v}" for k, v in inv.class_counts().items())
-    parts: list[RenderableType] = [table, Text(f"{len(inv.rows)} entries: {counts}")]
+    parts: list[RenderableType] = [table, *([rest] if rest else []),
+                                   Text(f"{len(inv.rows)} entries: {counts}")]
     if inv.memdir.index:
         parts.append(load_cap_line(inv.memdir.index.cap))
     return Group(*parts)
@@ -45,31 +47,35 @@ def scan_view(reach: Reachability) -> RenderableType:
     table = Table(title="Reachability findings")
     for col in ("finding", "where", "detail"):
         table.add_column(col, overflow="fold")
-    for item in reach.dangling:
-        table.add_row("dangling", f"MEMORY.md:{item['line']}", f"links missing {item['target']}")
-    for item in reach.outside:
-        table.add_row("outside", f"MEMORY.md:{item['line']}",
-                      f"links {item['target']}, outside the memory directory (not followed)")
-    for item in reach.degraded:
-        table.add_row("degraded", f"MEMORY.md:{item['line']}",
-                      f"names {item['target']}; likely {item['likely']}")
-    for item in reach.orphaned:
-        table.add_row("orphaned", item["file"], "on disk, not in the index")
-    for item in reach.wiki_missing:
-        table.add_row("wiki link", f"{item['file']}:{item['line']}", f"[[{item['name']}]] missing")
-    for item in reach.unloaded:
-        table.add_row("unloaded", item["file"], "index line past the load cap")
-    for name in reach.unregistered_tombstones:
-        table.add_row("tombstone", f"deaccessioned/{name}", "no register row")
-    for item in reach.missing_tombstones:
-        table.add_row("register", item["register_id"], f"tombstone missing: {item['tombstone']}")
-    for item in reach.secret_tombstones:
-        table.add_row("secret", item["tombstone"], Text(
-            f"still holds {', '.join(item['secrets'])}: rotate it, then restore and withdraw "
-            "it again to move the original into the private vault"))
+    rest = fill(table, _findings(reach), "findings")
     share = reach.orphan_share
-    return Group(table, Text(f"Orphans: {share.get('files_pct', 0)}% of files, "
-                             f"{share.get('bytes_pct', 0)}% of bytes"))
+    return Group(table, *([rest] if rest else []),
+                 Text(f"Orphans: {share.get('files_pct', 0)}% of files, "
+                      f"{share.get('bytes_pct', 0)}% of bytes"))
+
+
+def _findings(reach: Reachability) -> list[tuple[str, str, str | Text]]:
+    """One row per reachability finding, kind by kind."""
+    line = "MEMORY.md:{line}".format
+    rows: list[tuple[str, str, str | Text]] = [
+        *(("dangling", line(**i), f"links missing {i['target']}") for i in reach.dangling),
+        *(("outside", line(**i), f"links {i['target']}, outside the memory directory (not "
+           "followed)") for i in reach.outside),
+        *(("degraded", line(**i), f"names {i['target']}; likely {i['likely']}")
+          for i in reach.degraded),
+        *(("orphaned", i["file"], "on disk, not in the index") for i in reach.orphaned),
+        *(("wiki link", f"{i['file']}:{i['line']}", f"[[{i['name']}]] missing")
+          for i in reach.wiki_missing),
+        *(("unloaded", i["file"], "index line past the load cap") for i in reach.unloaded),
+        *(("tombstone", f"deaccessioned/{n}", "no register row")
+          for n in reach.unregistered_tombstones),
+        *(("register", i["register_id"], f"tombstone missing: {i['tombstone']}")
+          for i in reach.missing_tombstones),
+    ]
+    rows += [("secret", i["tombstone"], Text(
+        f"still holds {', '.join(i['secrets'])}: rotate it, then restore and withdraw it again "
+        "to move the original into the private vault")) for i in reach.secret_tombstones]
+    return rows
 
 
 def where_view(loc: Location) -> RenderableType:
@@ -88,7 +94,7 @@ def status_view(rows: Sequence[ProjectStatus]) -> RenderableType:
     for col in ("project", "entries", "usage", "binds", "orphans", "dangling", "last audit",
                 "sessions since"):
         table.add_column(col, overflow="fold")
-    for r in rows:
-        table.add_row(r.name, str(r.entries), f"{r.usage:.0%}", r.binding_cap, str(r.orphans),
-                      str(r.dangling), r.last_audit or "never", str(r.sessions_since))
-    return table
+    rest = fill(table, [(r.name, str(r.entries), f"{r.usage:.0%}", r.binding_cap,
+                         str(r.orphans), str(r.dangling), r.last_audit or "never",
+                         str(r.sessions_since)) for r in rows], "directories")
+    return Group(table, rest) if rest else table

@@ -131,3 +131,18 @@ def test_plan_markdown_format(cli: Cli, tmp_path: Path) -> None:
     result = cli("plan", tmp_path, "--format", "markdown", "--now", "2026-11-29T00:00:00Z")
     assert result.code == 0 and result.out.startswith("# Pruning plan")
     assert "| `a.md` |" in result.out
+
+
+def test_a_long_table_is_drawn_in_part_and_json_holds_every_row(cli: Cli,
+                                                                 tmp_path: Path) -> None:
+    files = {f"orphan_{n:03d}.md": topic(f"o{n}", f"Orphan fact {n}.") for n in range(70)}
+    write_tree(tmp_path, {"MEMORY.md": "# Memory\n", **files})
+    table = cli("scan", tmp_path)
+    assert "orphan_049.md" in table.out and "orphan_050.md" not in table.out
+    assert "… and 20 more findings" in " ".join(table.out.split())
+    data = json.loads(cli("scan", tmp_path, "--json").out)
+    assert len(data["orphaned"]) == 70
+    inventory = cli("inventory", tmp_path)
+    assert "… and 20 more entries" in " ".join(inventory.out.split())
+    plan = cli("plan", tmp_path, "--now", "2026-11-29T00:00:00Z")
+    assert "more entries (proposals first)" in " ".join(plan.out.split())
