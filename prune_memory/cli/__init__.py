@@ -7,9 +7,7 @@ Running one command imports only the module that registers it (`where` never loa
 
 from __future__ import annotations
 
-import importlib
 import sys
-from pathlib import Path
 
 __all__ = ["COMMAND_MODULES", "app", "main", "run_app"]
 
@@ -36,12 +34,14 @@ def modules_for(argv: list[str]) -> list[str]:
     """The command modules a command line needs: the one registering the command it names
     when the program is ours, every one otherwise (help, completion, tests, a typo)."""
     named = COMMAND_MODULES.get(argv[1]) if len(argv) > 1 else None
-    if named is not None and argv and Path(argv[0]).name in _PROGRAMS:
+    if named is not None and argv and argv[0].replace("\\", "/").rsplit("/", 1)[-1] in _PROGRAMS:
         return [named]
     return list(dict.fromkeys(COMMAND_MODULES.values()))
 
 
-if not _hook_fast_path(sys.argv):
+if not _hook_fast_path(sys.argv):  # the hook's fast path imports neither typer nor the rest
+    import importlib
+
     from prune_memory.cli.boundary import run_app
     from prune_memory.cli.common import app
 

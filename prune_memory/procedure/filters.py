@@ -186,8 +186,7 @@ def load_policy(root: Path) -> Policy:
 
 def read_policy_text(root: Path) -> str | None:
     """Text of `root/retention-policy.md`, or None when there is none."""
-    from prune_memory.store.files import present
-    from prune_memory.store.safe_read import decode_text, read_member
+    from prune_memory.store.safe_read import decode_text, present, read_member
 
     if not present(root / POLICY_FILE):
         return None
@@ -197,8 +196,7 @@ def read_policy_text(root: Path) -> str | None:
 def init_policy(root: Path, *, force: bool = False) -> Path:
     """Write the template policy into `root`; refuse to replace an existing one unless forced."""
     from prune_memory.store import atomic
-    from prune_memory.store.files import present
-    from prune_memory.store.safe_read import require_directory
+    from prune_memory.store.safe_read import present, require_directory
 
     require_directory(root)
     target = root / POLICY_FILE

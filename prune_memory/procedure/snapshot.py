@@ -17,8 +17,7 @@ from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.model import JSON
 from prune_memory.state import dir_key, state_subdir
 from prune_memory.store import atomic
-from prune_memory.store.files import present
-from prune_memory.store.safe_read import require_directory
+from prune_memory.store.safe_read import present, require_directory
 from prune_memory.store.snapshot import MANIFEST, copy_tree, verify_manifest, write_manifest
 
 _VERIFIED: set[tuple[Path, Path]] = set()  # (memory dir, manifest) verified in this process

@@ -140,11 +140,6 @@ def is_link(path: Path) -> bool:
     return path.is_symlink()
 
 
-def present(path: Path) -> bool:
-    """Something is at `path`: a file, a folder, or a link, even a dangling one."""
-    return path.exists() or path.is_symlink()
-
-
 def refuse_link(path: Path, shown: str) -> None:
     """RefusedError when `path` is a symlink: such an entry is never touched."""
     if path.is_symlink():

@@ -113,3 +113,8 @@ def decode_text(name: str, raw: bytes) -> str:
     except UnicodeDecodeError as err:
         raise FileLoadError(name, f"not valid UTF-8 (byte {err.start})") from err
     return text.removeprefix("\ufeff")
+
+
+def present(path: Path) -> bool:
+    """Something is at `path`: a file, a folder, or a link, even a dangling one."""
+    return path.exists() or path.is_symlink()
