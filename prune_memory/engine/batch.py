@@ -30,7 +30,7 @@ from prune_memory.engine.steps.recovery import execute_all
 from prune_memory.errors import ExitCode, PruneMemoryError
 from prune_memory.model import INDEX_FILE
 from prune_memory.store.files import read_log_text, read_or_none
-from prune_memory.store.pruninglog import protected_in
+from prune_memory.store.logscan import protected_in
 
 Accepted = tuple[Current, WithdrawRequest]
 

@@ -23,7 +23,8 @@ from prune_memory.engine.tombstone import Tombstone, TombstoneHeader, iso_utc, r
 from prune_memory.model import INDEX_FILE, TOMBSTONE_DIR
 from prune_memory.secrets.mask import mask_text
 from prune_memory.store.files import read_or_none, sha256
-from prune_memory.store.pruninglog import RegisterRow, next_register_id_in
+from prune_memory.store.logscan import next_register_id_in
+from prune_memory.store.pruninglog import RegisterRow
 
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")
 

@@ -23,7 +23,8 @@ from prune_memory.errors import BadInputError
 from prune_memory.model import TOMBSTONE_DIR
 from prune_memory.secrets.mask import mask_text
 from prune_memory.store.files import list_names, sha256
-from prune_memory.store.pruninglog import RegisterRow, next_register_id_in
+from prune_memory.store.logscan import next_register_id_in
+from prune_memory.store.pruninglog import RegisterRow
 
 
 def update_line_step(root: Path, line: Line, new_line: str, *, reason: str, rule: str,

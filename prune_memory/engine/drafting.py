@@ -13,7 +13,7 @@ from pathlib import Path
 from prune_memory.engine.edits.wikilinks import LinkEdit, LinkIndex
 from prune_memory.model import TOMBSTONE_DIR
 from prune_memory.store.files import list_names
-from prune_memory.store.pruninglog import next_register_id_in
+from prune_memory.store.logscan import next_register_id_in
 
 
 @dataclass

@@ -27,7 +27,8 @@ from prune_memory.errors import BadInputError
 from prune_memory.model import Action
 from prune_memory.plan import PlanEntry
 from prune_memory.store.files import read_log_text, sha_or_none, write_log_text
-from prune_memory.store.pruninglog import ChangeRow, ProtectedItem, listed_in, read_log
+from prune_memory.store.logscan import listed_in
+from prune_memory.store.pruninglog import ChangeRow, ProtectedItem, read_log
 
 FLAGGED_HEADING = "## Flagged"
 FLAG_RULE = "flagged"

@@ -11,13 +11,8 @@ from prune_memory.engine.results import Applied, ApplyResult, result
 from prune_memory.engine.session import writing
 from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.store.files import read_log_text, sha_or_none, write_log_text
-from prune_memory.store.pruninglog import (
-    ChangeRow,
-    ProtectedItem,
-    parse_log,
-    protected_in,
-    read_log,
-)
+from prune_memory.store.logscan import protected_in
+from prune_memory.store.pruninglog import ChangeRow, ProtectedItem, parse_log, read_log
 
 
 def writable(root: Path, file: str,

@@ -136,7 +136,7 @@ def parse_log(text: str) -> PruningLog:
         heading = lines[start].strip()
         body = range(start + 1, end)
         if heading == PROTECTED_HEADING:
-            protected.extend(_protected(lines, body))
+            protected.extend(protected_items(lines, body))
         elif heading == CHANGES_HEADING:
             changes.extend(ChangeRow(*cells) for cells in _table(lines, body, CHANGE_COLUMNS))
         elif found := AUDIT_HEADING.match(heading):
@@ -152,7 +152,7 @@ def _sections(lines: list[str]) -> list[tuple[int, int]]:
             for i, s in enumerate(starts)]
 
 
-def _protected(lines: list[str], body: range) -> list[ProtectedItem]:
+def protected_items(lines: list[str], body: range) -> list[ProtectedItem]:
     found: list[ProtectedItem] = []
     for number in body:
         item = parse_protected_line(lines[number])
@@ -237,45 +237,7 @@ def next_register_id(log: PruningLog, day: str, taken: tuple[str, ...] = ()) -> 
     return f"{day}-{max(numbers, default=0) + 1:02d}"
 
 
-_ROW_ID = re.compile(r"^[ \t]*\|[ \t]*(\d{4}-\d{2}-\d{2})-(\d{2,})[ \t]*\|", re.MULTILINE)
-
-
-def next_register_id_in(text: str, day: str) -> str:
-    """`next_register_id` straight from the log's text: cheap enough to call every step."""
-    numbers = [int(m.group(2)) for m in _ROW_ID.finditer(_lf(text)) if m.group(1) == day]
-    return f"{day}-{max(numbers, default=0) + 1:02d}"
-
-
-def first_cells(text: str) -> set[str]:
-    """The first cell of every table row in the log: with `has_register_row`'s reading, the
-    register ids a batch of steps asks about, in one pass over the text."""
-    return {m.group(1) for m in _FIRST_CELL.finditer(_lf(text))}
-
-
-_FIRST_CELL = re.compile(r"^[ \t]*\|[ \t]*([^|\n]*?)[ \t]*\|", re.MULTILINE)
-
-
-def has_register_row(text: str, register_id: str) -> bool:
-    pattern = rf"^[ \t]*\|[ \t]*{re.escape(register_id)}[ \t]*\|"
-    return re.search(pattern, _lf(text), re.MULTILINE) is not None
-
-
-def _lf(text: str) -> str:
-    """`text` with CR and CRLF line ends read as LF, for the line-anchored searches."""
-    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
-
-
-def protected_in(text: str) -> tuple[ProtectedItem, ...]:
-    """Just the `## Protected` list (the check every write makes first)."""
-    return listed_in(text, PROTECTED_HEADING)
-
-
-def listed_in(text: str, heading: str) -> tuple[ProtectedItem, ...]:
-    """The `- file — reason (date)` items under a level-2 `heading` (Protected, Flagged)."""
-    lines = bare_lines(text.removeprefix("\ufeff"))
-    start = next((n for n, ln in enumerate(lines) if ln.strip() == heading), None)
-    if start is None:
-        return ()
-    end = next((n for n in range(start + 1, len(lines))
-                if (m := _HEADING.match(lines[n])) and len(m.group(1)) <= 3), len(lines))
-    return tuple(_protected(lines, range(start + 1, end)))
+def heading_level(line: str) -> int:
+    """How many `#` open a markdown heading line; 0 for any other line."""
+    found = _HEADING.match(line)
+    return len(found.group(1)) if found else 0

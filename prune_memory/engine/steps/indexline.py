@@ -29,7 +29,8 @@ from prune_memory.store.files import (
     remove_if,
     write_log_text,
 )
-from prune_memory.store.pruninglog import ChangeRow, RegisterRow, has_register_row
+from prune_memory.store.logscan import has_register_row
+from prune_memory.store.pruninglog import ChangeRow, RegisterRow
 
 
 def run_withdraw_line(root: Path, step: Step) -> StepOutcome:

@@ -31,8 +31,9 @@ from prune_memory.store.files import (
     sha_or_none,
     write_log_text,
 )
+from prune_memory.store.logscan import has_register_row
 from prune_memory.store.logtable import code_name
-from prune_memory.store.pruninglog import RegisterRow, has_register_row
+from prune_memory.store.pruninglog import RegisterRow
 
 
 def run_update_entry(root: Path, step: Step) -> StepOutcome:

@@ -27,8 +27,9 @@ from prune_memory.store.files import (
     sha_or_none,
     write_log_text,
 )
+from prune_memory.store.logscan import has_register_row
 from prune_memory.store.logtable import code_name
-from prune_memory.store.pruninglog import ChangeRow, RegisterRow, has_register_row, parse_log
+from prune_memory.store.pruninglog import ChangeRow, RegisterRow, parse_log
 
 
 def run_withdraw(root: Path, step: Step) -> StepOutcome:

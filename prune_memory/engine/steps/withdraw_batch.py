@@ -26,7 +26,8 @@ from prune_memory.store.files import (
     sha_or_none,
     write_log_text,
 )
-from prune_memory.store.pruninglog import RegisterRow, first_cells
+from prune_memory.store.logscan import first_cells
+from prune_memory.store.pruninglog import RegisterRow
 
 
 def run_withdraw_batch(root: Path, batch: Step) -> list[StepOutcome]:
