@@ -57,6 +57,7 @@ class IndexLineRecord:
     prev_edge: bool = False
     next_edge: bool = False
     seq: str = ""  # register id of the withdrawal, filled in when read from a tombstone
+    under: str = ""  # for a sub-item that left with its pointer: that pointer line
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"line": self.text, "eol": self.eol, "prev": list(self.prev),
@@ -64,6 +65,8 @@ class IndexLineRecord:
         data.update({key: True for key in ("prev_edge", "next_edge") if getattr(self, key)})
         if self.seq:
             data["seq"] = self.seq
+        if self.under:
+            data["under"] = self.under
         return data
 
     @classmethod
@@ -72,7 +75,8 @@ class IndexLineRecord:
                    prev=tuple(str(x) for x in data.get("prev") or ()),
                    next=tuple(str(x) for x in data.get("next") or ()),
                    at=int(data.get("at") or 0), prev_edge=bool(data.get("prev_edge")),
-                   next_edge=bool(data.get("next_edge")), seq=str(data.get("seq") or ""))
+                   next_edge=bool(data.get("next_edge")), seq=str(data.get("seq") or ""),
+                   under=str(data.get("under") or ""))
 
 
 @dataclass(frozen=True)

@@ -347,3 +347,19 @@ def test_a_line_appended_while_an_update_is_written_is_kept(
                            snapshot=snap, now=NOW)
     text = target.read_bytes()
     assert b"GitHub Actions builds" in text and text.endswith(added)
+
+
+def test_a_sub_item_whose_text_stands_elsewhere_comes_back_too(tmp_path: Path) -> None:
+    """`  - see above` under two pointers: withdrawing one takes its copy, and restore puts
+    that copy back under it, though the same text still stands under the other."""
+    index = ("# Memory\n- [CI](project_ci.md) — pipeline\n  - see above\n"
+             "- [Auth](project_auth.md) — sessions\n  - see above\n")
+    memory = write_tree(tmp_path / "memory", {
+        "MEMORY.md": index, "project_ci.md": topic("ci", "CI runs checks."),
+        "project_auth.md": topic("auth", "Sessions live in cookies.")})
+    snap = take_snapshot(memory, NOW)
+    apply.withdraw(memory, WithdrawRequest("project_ci.md", "x"), snapshot=snap, now=NOW)
+    assert (memory / "MEMORY.md").read_text() == (
+        "# Memory\n- [Auth](project_auth.md) — sessions\n  - see above\n")
+    apply.restore(memory, "2026-11-29-01", now=NOW)
+    assert (memory / "MEMORY.md").read_text() == index

@@ -14,13 +14,14 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 from prune_memory.engine.edits.index_links import (
     definitions,
     line_targets,
     visible_lines,
 )
-from prune_memory.engine.edits.indexedit import IndexText, with_sub_items
+from prune_memory.engine.edits.indexedit import IndexText, owner_line, with_sub_items
 from prune_memory.engine.edits.placement import context
 from prune_memory.engine.tombstone import IndexLineRecord
 
@@ -82,7 +83,8 @@ def remove_entries(raw: bytes, files: Sequence[str]) -> tuple[bytes, list[tuple[
     for file in files:
         pointers = sorted(at for i in targets.get(file, ()) if (at := lines.place(i)) is not None)
         doomed = with_sub_items(lines, pointers)
-        out.append(tuple(_record(lines, at, counts) for at in doomed))
+        out.append(tuple(replace(_record(lines, at, counts),
+                                 under=owner_line(lines, pointers, at)) for at in doomed))
         gone = [lines.ids[at] for at in doomed]
         first_before = lines[0] if len(lines) else None
         for at in reversed(doomed):

@@ -10,7 +10,7 @@ import difflib
 import re
 from collections import Counter
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from prune_memory.engine.edits.index_links import linking_lines, visible_lines
 from prune_memory.engine.edits.placement import context, position
@@ -75,9 +75,11 @@ def remove_entry(raw: bytes, file: str,
                  replacement: str | None = None) -> tuple[bytes, tuple[IndexLineRecord, ...]]:
     """Drop the lines linking `file` (putting `replacement` where the first one was)."""
     index = IndexText.parse(raw)
-    doomed = with_sub_items(index.lines, linking_lines(index.lines, file))
+    pointers = linking_lines(index.lines, file)
+    doomed = with_sub_items(index.lines, pointers)
     counts = Counter(index.lines)
-    records = [_record(index, n, counts) for n in doomed]
+    records = [replace(_record(index, n, counts), under=owner_line(index.lines, pointers, n))
+               for n in doomed]
     first_eol = index.eols[doomed[0]] if doomed else "\n"
     for n in reversed(doomed):
         del index.lines[n]
@@ -109,6 +111,14 @@ def with_sub_items(lines: Sequence[str], pointers: list[int]) -> list[int]:
     return sorted(out)
 
 
+def owner_line(lines: Sequence[str], pointers: Sequence[int], at: int) -> str:
+    """For a sub-item that leaves with a pointer, that pointer's line; else empty."""
+    if at in pointers:
+        return ""
+    above = [p for p in pointers if p < at]
+    return lines[max(above)] if above else ""
+
+
 def insert_after_entry(raw: bytes, file: str, line: str) -> bytes:
     """Add `line` just after the last line linking `file` (at the end if none does)."""
     index = IndexText.parse(raw)
@@ -129,13 +139,29 @@ def restore_lines(raw: bytes, records: Sequence[IndexLineRecord],
     present = Counter(line for line, shown in zip(index.lines, visible_lines(index.lines),
                                                   strict=True) if shown)
     for record in records:
-        if present[record.text] > 0:
+        if record.under:  # a sub-item is back when it is under its own pointer again
+            if _under_owner(index.lines, record):
+                continue
+        elif present[record.text] > 0:
             present[record.text] -= 1
             continue
         siblings = [r for r in records if r is not record]  # the entry's other lines
         index.insert(position(index.lines, record, [*hints, *siblings]), record.text,
                      record.eol)
     return index.render()
+
+
+def _under_owner(lines: list[str], record: IndexLineRecord) -> bool:
+    """`record`'s text sits in the indented block under a copy of its pointer line."""
+    for at, line in enumerate(lines):
+        if line != record.under:
+            continue
+        for below in lines[at + 1:]:
+            if not below.strip() or not below[:1].isspace():
+                break
+            if below == record.text:
+                return True
+    return False
 
 
 def has_line_in(index: IndexText, text: str) -> bool:
