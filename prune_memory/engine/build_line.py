@@ -16,7 +16,7 @@ from typing import Any
 
 from prune_memory.engine.build import Current, plan_withdrawal
 from prune_memory.engine.drafting import Drafting
-from prune_memory.engine.edits import indexedit
+from prune_memory.engine.edits import indexedit, indexlines
 from prune_memory.engine.steps.journal import pack
 from prune_memory.engine.tombstone import IndexLineRecord
 from prune_memory.errors import BadInputError, RefusedError
@@ -69,13 +69,13 @@ def current_line(root: Path, file: str, expected_sha: str | None, manifest: Path
         raise RefusedError(f"{file} changed since the plan (sha256 {expected_sha[:12]}… is now "
                            f"{fact.sha256[:12]}…); skipped")
     old, current = _lines(planned), indexedit.IndexText.parse(now)
-    at = indexedit.map_line(old, current.lines, number - 1)
+    at = indexlines.map_line(old, current.lines, number - 1)
     text = old[number - 1]
     if at is None or sha256(text.encode("utf-8")) != fact.sha256:
         raise RefusedError(f"{file} changed since the plan: its line is no longer in "
                            f"{INDEX_FILE} as it was; skipped")
     return Line(file=file, text=text, at=at, copies=current.lines.count(text),
-                record=indexedit.line_record(current, at))
+                record=indexlines.line_record(current, at))
 
 
 @lru_cache(maxsize=4)
@@ -117,7 +117,7 @@ def restore_line_step(root: Path, file: str, data: bytes, records: tuple[IndexLi
     index = read_or_none(root / INDEX_FILE) or b""
     restored = sorted({h.seq for h in hints if log.restoration(h.seq) is not None})
     return {"op": "restore-line", "file": file, "original_sha256": sha256(data),
-            "copies": indexedit.count_line(index, record.text),
+            "copies": indexlines.count_line(index, record.text),
             "index_lines": [record.to_json()], "hints": [h.to_json() for h in hints],
             "restored": restored, **fields}
 
@@ -146,5 +146,5 @@ def snapshot_line(snapshot_dir: Path,
     parsed = indexedit.IndexText.parse(index)
     if number > len(parsed.lines):
         return None
-    record = indexedit.line_record(parsed, number - 1)
+    record = indexlines.line_record(parsed, number - 1)
     return (record.text + record.eol).encode("utf-8"), (record,)

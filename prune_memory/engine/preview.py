@@ -13,7 +13,7 @@ from pathlib import Path
 from prune_memory.engine.build import read_current
 from prune_memory.engine.build_line import is_index_line
 from prune_memory.engine.build_update import NewText, rewritten
-from prune_memory.engine.edits import indexedit
+from prune_memory.engine.edits import indexedit, indexlines
 from prune_memory.errors import PruneMemoryError
 from prune_memory.model import INDEX_FILE, Action
 from prune_memory.plan import Plan, PlanEntry
@@ -49,7 +49,7 @@ def _update(root: Path, plan: Plan, entry: PlanEntry, index: bytes, chunks: list
     data, changes = rewritten(current, NewText(entry.proposed_text), index, plan.now)
     chunks.append(_diff(current.raw, data, entry.file, entry.file))
     for old, new in changes:
-        index = indexedit.remove_line(index, old, 0, new)
+        index = indexlines.remove_line(index, old, 0, new)
     return index
 
 
@@ -57,7 +57,7 @@ def _withdrawal(entry: PlanEntry, planned: list[str], index: bytes,
                 chunks: list[str]) -> bytes:
     number = index_line_number(entry.file)
     if number is not None:
-        return indexedit.remove_line(index, planned[number - 1], number - 1) \
+        return indexlines.remove_line(index, planned[number - 1], number - 1) \
             if number <= len(planned) else index
     chunks.append(f"# {entry.action.value} {entry.file} ({entry.rule}): it moves into a "
                   f"tombstone in deaccessioned/; `restore` brings it back\n")

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from prune_memory.engine.edits import indexedit
+from prune_memory.engine.edits import indexedit, indexlines
 from prune_memory.engine.tombstone import IndexLineRecord, TombstoneHeader, tombstone_name
 from prune_memory.store.index_facts import index_line_number
 
@@ -25,30 +25,30 @@ from prune_memory.store.index_facts import index_line_number
     ("AB", "AB", 5, None),
 ])
 def test_map_line(old: str, new: str, at: int, expected: int | None) -> None:
-    assert indexedit.map_line(list(old), list(new), at) == expected
+    assert indexlines.map_line(list(old), list(new), at) == expected
 
 
 def test_remove_line_takes_the_copy_nearest_its_place() -> None:
     raw = b"- same\n- other\n- same\n- same"
-    assert indexedit.remove_line(raw, "- same", 2) == b"- same\n- other\n- same"
-    assert indexedit.remove_line(raw, "- same", 3) == b"- same\n- other\n- same\n"
-    assert indexedit.remove_line(raw, "- same", 0) == b"- other\n- same\n- same"
-    assert indexedit.remove_line(raw, "- absent", 0) == raw
-    assert indexedit.count_line(raw, "- same") == 3
+    assert indexlines.remove_line(raw, "- same", 2) == b"- same\n- other\n- same"
+    assert indexlines.remove_line(raw, "- same", 3) == b"- same\n- other\n- same\n"
+    assert indexlines.remove_line(raw, "- same", 0) == b"- other\n- same\n- same"
+    assert indexlines.remove_line(raw, "- absent", 0) == raw
+    assert indexlines.count_line(raw, "- same") == 3
 
 
 def test_remove_line_can_leave_a_replacement_in_its_place() -> None:
     raw = b"# M\r\n- fact\r\n- [A](a.md)\r\n"
-    assert indexedit.remove_line(raw, "- fact", 1, "- [S](superseded_x.md)") == \
+    assert indexlines.remove_line(raw, "- fact", 1, "- [S](superseded_x.md)") == \
         b"# M\r\n- [S](superseded_x.md)\r\n- [A](a.md)\r\n"
 
 
 def test_insert_line_goes_back_beside_an_identical_copy() -> None:
     raw = b"# M\n- same\n- [A](a.md)\n- same\n"
     index = indexedit.IndexText.parse(raw)
-    record = indexedit.line_record(index, 3)
-    taken = indexedit.remove_line(raw, "- same", 3)
-    assert indexedit.insert_line(taken, record) == raw
+    record = indexlines.line_record(index, 3)
+    taken = indexlines.remove_line(raw, "- same", 3)
+    assert indexlines.insert_line(taken, record) == raw
 
 
 REPEATED = ["# M", "", "## A", "- [A](a.md) x"]  # lines that repeat but are never facts
@@ -68,10 +68,11 @@ def random_batch(seed: int, pool: list[str]) -> tuple[bytes, bytes, list[IndexLi
     now, records = raw, []
     for k, at in enumerate(rng.sample(facts, min(len(facts), rng.randint(1, 12)))):
         current = indexedit.IndexText.parse(now)
-        here = indexedit.map_line(planned, current.lines, at)
+        here = indexlines.map_line(planned, current.lines, at)
         assert here is not None and current.lines[here] == planned[at]
-        records.append(replace(indexedit.line_record(current, here), seq=f"2026-11-29-{k + 1:02d}"))
-        now = indexedit.remove_line(now, planned[at], here)
+        record = indexlines.line_record(current, here)
+        records.append(replace(record, seq=f"2026-11-29-{k + 1:02d}"))
+        now = indexlines.remove_line(now, planned[at], here)
     assert len(indexedit.IndexText.parse(now).lines) == len(planned) - len(records)
     return raw, now, records
 
@@ -79,7 +80,7 @@ def random_batch(seed: int, pool: list[str]) -> tuple[bytes, bytes, list[IndexLi
 def put_back(now: bytes, records: list[IndexLineRecord], order: list[IndexLineRecord]) -> bytes:
     restored: set[str] = set()
     for record in order:
-        now = indexedit.insert_line(now, record, [r for r in records if r is not record],
+        now = indexlines.insert_line(now, record, [r for r in records if r is not record],
                                     restored)
         restored.add(record.seq)
     return now

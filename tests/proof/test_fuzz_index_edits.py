@@ -10,7 +10,7 @@ order, and a withdrawal followed by a restore gives back the original file.
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from prune_memory.engine.edits import index_repair, indexedit
@@ -73,6 +73,9 @@ def _valid(raw: bytes) -> bool:
 
 @FUZZ
 @given(indexes())
+# a copy of a sub-item just above the pointer; two identical sub-items under it
+@example(b' 0\n- [F](f.md) \xe2\x80\x94 the one\n 0\n')
+@example(b'- [F](f.md) \xe2\x80\x94 the one\n 0\n 0\n')
 def test_withdrawing_drops_only_lines_about_the_file_and_restoring_undoes_it(raw: bytes) -> None:
     if not _valid(raw):
         with pytest.raises(RefusedError):

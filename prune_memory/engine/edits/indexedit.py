@@ -6,10 +6,9 @@ survive an edit, and removing lines then putting them back gives the original by
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from prune_memory.engine.edits.index_links import linking_lines, visible_lines
@@ -78,7 +77,7 @@ def remove_entry(raw: bytes, file: str,
     pointers = linking_lines(index.lines, file)
     doomed = with_sub_items(index.lines, pointers)
     counts = Counter(index.lines)
-    records = [replace(_record(index, n, counts), under=owner_line(index.lines, pointers, n))
+    records = [replace(record_at(index, n, counts), under=owner_line(index.lines, pointers, n))
                for n in doomed]
     first_eol = index.eols[doomed[0]] if doomed else "\n"
     for n in reversed(doomed):
@@ -134,127 +133,71 @@ def restore_lines(raw: bytes, records: Sequence[IndexLineRecord],
                   hints: Sequence[IndexLineRecord] = ()) -> bytes:
     """Put removed lines back where they were; lines already present (as links: a copy in
     a code block or a comment does not count) are left alone, copy for copy, so an entry
-    indexed twice by the same line gets both back."""
+    indexed twice by the same line gets both back. Lines that left side by side (a
+    pointer and its sub-items, say) go back as one block, placed by its first line."""
     index = IndexText.parse(raw)
     present = Counter(line for line, shown in zip(index.lines, visible_lines(index.lines),
                                                   strict=True) if shown)
+    anchors = [r for r in hints if not r.under]  # a sub-item's text may repeat anywhere
+    placed: Counter[tuple[str, str]] = Counter()
+    below, last = -1, None  # where the line after the one just put back goes, and that one
     for record in records:
-        if record.under:  # a sub-item is back when it is under its own pointer again
-            if _under_owner(index.lines, record):
-                continue
-        elif present[record.text] > 0:
+        if below >= 0 and last is not None and record.at == last.at + 1:
+            index.insert(below, record.text, record.eol)
+            below, last = below + 1, record
+            continue
+        below = -1
+        if record.under and _restore_sub_item(index, record, placed):
+            continue
+        if not record.under and present[record.text] > 0:
             present[record.text] -= 1
             continue
-        siblings = [r for r in records if r is not record]  # the entry's other lines
-        index.insert(position(index.lines, record, [*hints, *siblings]), record.text,
-                     record.eol)
+        hints_now, twins = _placing_hints(index, record, records, anchors)
+        at = position(index.lines, record, hints_now, twins, blind=twins)
+        index.insert(at, record.text, record.eol)
+        below, last = at + 1, record
     return index.render()
 
 
-def _under_owner(lines: list[str], record: IndexLineRecord) -> bool:
-    """`record`'s text sits in the indented block under a copy of its pointer line."""
-    for at, line in enumerate(lines):
-        if line != record.under:
-            continue
-        for below in lines[at + 1:]:
-            if not below.strip() or not below[:1].isspace():
-                break
-            if below == record.text:
-                return True
-    return False
+def _placing_hints(index: IndexText, record: IndexLineRecord,
+                   records: Sequence[IndexLineRecord], anchors: Sequence[IndexLineRecord],
+                   ) -> tuple[list[IndexLineRecord], set[str]]:
+    """The other tombstones' records and our own other lines, less those that follow ours
+    in its block; texts standing in the index (in a code block, say) may be that copy."""
+    twins = {r.text for r in records if r.text in index.lines}
+    block, start = [record], list(records).index(record)
+    for later in records[start + 1:]:
+        if later.at != block[-1].at + 1:
+            break
+        block.append(later)
+    siblings = [r for r in records if r not in block and not r.under and r.text not in twins]
+    return [*anchors, *siblings], twins
+
+
+def _restore_sub_item(index: IndexText, record: IndexLineRecord,
+                      placed: Counter[tuple[str, str]]) -> bool:
+    """Back under a copy of its pointer that stayed, after the sub-items already there; a
+    copy already under it counts once. False when the pointer is nowhere to be found."""
+    owners = [n for n, line in enumerate(index.lines) if line == record.under]
+    if not owners:
+        return False
+    owner = min(owners, key=lambda n: (abs(n - record.at), n))
+    end = owner + 1
+    while end < len(index.lines) and index.lines[end].strip() and \
+            index.lines[end][:1].isspace():
+        end += 1
+    key = (record.under, record.text)
+    if index.lines[owner + 1:end].count(record.text) <= placed[key]:
+        index.insert(end, record.text, record.eol)
+    placed[key] += 1
+    return True
 
 
 def has_line_in(index: IndexText, text: str) -> bool:
     return text in index.lines
 
 
-# A fact written straight into the index is a line, not a file: these edit it by text and
-# place, since an identical line may sit elsewhere in the index.
-
-def line_record(index: IndexText, at: int) -> IndexLineRecord:
-    """Line `at` (0-based) with the context a withdrawal remembers, so restore finds its place."""
-    return _record(index, at, Counter(index.lines))
-
-
-def count_line(raw: bytes, text: str) -> int:
-    return IndexText.parse(raw).lines.count(text)
-
-
-def remove_line(raw: bytes, text: str, near: int, replacement: str | None = None) -> bytes:
-    """Drop the copy of `text` nearest line `near` (0-based); `replacement` takes its place."""
-    index = IndexText.parse(raw)
-    places = [n for n, line in enumerate(index.lines) if line == text]
-    if not places:
-        return raw
-    at = min(places, key=lambda n: (abs(n - near), n))
-    eol = index.eols[at]
-    del index.lines[at]
-    del index.eols[at]
-    if replacement is not None and not has_line_in(index, replacement):
-        index.insert(at, replacement, eol)
-    return index.render()
-
-
-def insert_line(raw: bytes, record: IndexLineRecord, hints: Sequence[IndexLineRecord] = (),
-                restored: Collection[str] = ()) -> bytes:
-    """Put a removed line back at its remembered place, even beside an identical line.
-    `restored` holds the register ids of hints whose withdrawal was undone."""
-    index = IndexText.parse(raw)
-    twins = _twins(index.lines, record, hints, restored)
-    # A hint that saw our text beside it may have seen a copy: it cannot vouch for a place.
-    usable = [h for h in hints if h.text not in twins
-              and not (record.text in twins and record.text in (*h.prev, *h.next))]
-    index.insert(position(index.lines, record, usable, twins), record.text, record.eol)
-    return index.render()
-
-
-def _twins(lines: list[str], record: IndexLineRecord, hints: Sequence[IndexLineRecord],
-           restored: Collection[str]) -> set[str]:
-    """Texts that may stand for more than one line, which placement must not read as one:
-    a withdrawn line's text still in the index (an identical copy stayed), ours when a
-    copy of it is there, and a text more than one record removed."""
-    present = set(lines)
-    seen = Counter(h.text for h in hints)
-    seen[record.text] += 1
-    twins = {h.text for h in hints if h.text in present and h.seq not in restored}
-    twins |= {text for text, n in seen.items() if n > 1}
-    return twins | ({record.text} if record.text in present else set())
-
-
-def map_line(old: list[str], new: list[str], at: int) -> int | None:
-    """Where line `at` of `old` sits in `new` if it is still there unchanged, following
-    lines added or removed around it; None when it was changed or removed."""
-    if old == new:
-        return at if at < len(old) else None
-    ahead, behind = _embedding(old, new), _embedding(old[::-1], new[::-1])
-    if ahead is not None and behind is not None:
-        # `new` is `old` with lines taken out (the usual case inside a batch): new[j] can be
-        # our line if the lines before it fit above it and the lines after it fit below.
-        return next((j for j, line in enumerate(new) if line == old[at] and ahead[j] <= at
-                     and len(old) - behind[len(new) - j - 1] > at), None)
-    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
-    for start, there, size in matcher.get_matching_blocks():
-        if start <= at < start + size:
-            return there + at - start
-    return None
-
-
-def _embedding(old: list[str], new: list[str]) -> list[int] | None:
-    """Placing `new` in `old` in order, each line as early as it can go: how many lines of
-    `old` the first j lines of `new` use up, for each j; None if `new` does not fit."""
-    used = [0]
-    i = 0
-    for line in new:
-        while i < len(old) and old[i] != line:
-            i += 1
-        if i == len(old):
-            return None
-        i += 1
-        used.append(i)
-    return used
-
-
-def _record(index: IndexText, n: int, counts: Counter[str]) -> IndexLineRecord:
+def record_at(index: IndexText, n: int, counts: Counter[str]) -> IndexLineRecord:
     lines = index.lines
     prev, prev_edge = context(reversed(lines[:n]), counts)
     after, next_edge = context(lines[n + 1:], counts)

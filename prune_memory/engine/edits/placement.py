@@ -45,17 +45,20 @@ class _Scene:
     records: dict[str, IndexLineRecord]
     after: dict[str, set[str]]  # text → texts known to come right after it
     before: dict[str, set[str]]
+    blind: frozenset[str]  # texts that may be a copy in a code block: no neighbour match
 
 
 def position(lines: list[str], record: IndexLineRecord,
-             hints: Sequence[IndexLineRecord] = (), ambiguous: Collection[str] = ()) -> int:
+             hints: Sequence[IndexLineRecord] = (), ambiguous: Collection[str] = (),
+             blind: Collection[str] = ()) -> int:
     """The 0-based place at which to insert `record.text` into `lines`. Texts in
-    `ambiguous` may name different lines in different records: they give no order facts."""
-    return _place(_scene(lines, [record, *hints], ambiguous), record, frozenset())
+    `ambiguous` may name different lines in different records: they give no order facts;
+    those in `blind` may not be the line a record saw at all: they match no neighbour."""
+    return _place(_scene(lines, [record, *hints], ambiguous, blind), record, frozenset())
 
 
 def _scene(lines: list[str], records: list[IndexLineRecord],
-           ambiguous: Collection[str] = ()) -> _Scene:
+           ambiguous: Collection[str] = (), blind: Collection[str] = ()) -> _Scene:
     counts = Counter(lines)
     unique = {text for text, n in counts.items() if n == 1}
     # Lines that repeat (blank lines, a heading used twice) say nothing about order.
@@ -69,7 +72,8 @@ def _scene(lines: list[str], records: list[IndexLineRecord],
         for first, second in pairwise(t for t in chain if t not in repeated):
             after[first].add(second)
             before[second].add(first)
-    return _Scene(lines, unique, {r.text: r for r in records}, after, before)
+    return _Scene(lines, unique, {r.text: r for r in records}, after, before,
+                  frozenset(blind))
 
 
 def _place(scene: _Scene, record: IndexLineRecord, visiting: frozenset[str]) -> int:
@@ -89,8 +93,8 @@ def _place(scene: _Scene, record: IndexLineRecord, visiting: frozenset[str]) -> 
         wrong.append(wrong[-1] + (known and line in later) - (known and line in earlier))
 
     def rank(at: int) -> tuple[int, int, int, int, int]:
-        score = _matched(lines, at - 1, -1, above, unseen) + \
-            _matched(lines, at, 1, below, unseen)
+        score = _matched(lines, at - 1, -1, above, unseen, scene.blind) + \
+            _matched(lines, at, 1, below, unseen, scene.blind)
         return (wrong[at], -int(at in beside), -score, abs(at - record.at), at)
 
     return min(range(len(lines) + 1), key=rank)
@@ -162,17 +166,17 @@ def _expected(record: IndexLineRecord, hints: dict[str, IndexLineRecord], gone_n
 
 
 def _matched(lines: list[str], start: int, step: int, wanted: list[str],
-             unseen: set[str]) -> int:
+             unseen: set[str], blind: frozenset[str] = frozenset()) -> int:
     """How many remembered lines agree walking from `start` by `step`, nearest first;
     reaching the file's edge counts once. A present line that was withdrawn when the
-    record was made (`unseen`) is stepped over."""
+    record was made (`unseen`) is stepped over; one that may be a copy (`blind`) ends it."""
     count, i, j = 0, start, 0
     while j < len(wanted):
         have = lines[i] if 0 <= i < len(lines) else _EDGE
         if have != _EDGE and have in unseen:
             i += step
             continue
-        if have != wanted[j]:
+        if have != wanted[j] or have in blind:
             break
         count += 1
         if have == _EDGE:

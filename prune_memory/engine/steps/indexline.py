@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from prune_memory.engine.edits import indexedit
+from prune_memory.engine.edits import indexedit, indexlines
 from prune_memory.engine.edits.log_rows import add_change_row, add_register_row, contains_row
 from prune_memory.engine.steps.journal import unpack
 from prune_memory.engine.steps.kit import Step, StepOutcome
@@ -58,9 +58,9 @@ def run_restore_line(root: Path, step: Step) -> StepOutcome:
     hints = _records(step, "hints")
 
     def put_back(raw: bytes) -> bytes:
-        if indexedit.count_line(raw, record.text) > step["copies"]:
+        if indexlines.count_line(raw, record.text) > step["copies"]:
             return raw  # already back
-        return indexedit.insert_line(raw, record, hints, step.get("restored", []))
+        return indexlines.insert_line(raw, record, hints, step.get("restored", []))
 
     drop_superseded(root, step)
     edit_index(root, put_back)
@@ -74,8 +74,8 @@ def run_restore_line(root: Path, step: Step) -> StepOutcome:
 def _take_out(raw: bytes, step: Step) -> bytes:
     sup = step.get("superseded")
     replacement = sup["index_line"] if sup else None
-    if indexedit.count_line(raw, step["line"]) >= step["copies"]:
-        return indexedit.remove_line(raw, step["line"], step["at"], replacement)
+    if indexlines.count_line(raw, step["line"]) >= step["copies"]:
+        return indexlines.remove_line(raw, step["line"], step["at"], replacement)
     if replacement is None or indexedit.has_line(raw, replacement):
         return raw
     # The line went some other way after the commit point: keep the counter-memory indexed.
@@ -95,7 +95,7 @@ def _roll_back(root: Path, step: Step) -> StepOutcome:
 
 
 def _copies(root: Path, text: str) -> int:
-    return indexedit.count_line(read_or_none(root / INDEX_FILE) or b"", text)
+    return indexlines.count_line(read_or_none(root / INDEX_FILE) or b"", text)
 
 
 def _records(step: Step, key: str) -> list[IndexLineRecord]:

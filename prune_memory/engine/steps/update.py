@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
-from prune_memory.engine.edits import indexedit
+from prune_memory.engine.edits import indexedit, indexlines
 from prune_memory.engine.edits.log_rows import add_register_row
 from prune_memory.engine.steps.journal import unpack
 from prune_memory.engine.steps.kit import Step, StepOutcome
@@ -83,7 +83,7 @@ def rewrite_lines(root: Path, changes: list[list[str]]) -> None:
 
 
 def _swap_line(raw: bytes, *, old: str, new: str) -> bytes:
-    return raw if indexedit.has_line(raw, new) else indexedit.remove_line(raw, old, 0, new)
+    return raw if indexedit.has_line(raw, new) else indexlines.remove_line(raw, old, 0, new)
 
 
 def _roll_back(root: Path, step: Step) -> StepOutcome:
