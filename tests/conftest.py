@@ -12,10 +12,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 DEMO_MEMORY = FIXTURES / "demo-memory"
+
+# CI draws the same hypothesis examples on every run, so a landing never hangs on a lucky
+# draw; a local `make test` explores new ones each time (print_blob says how to replay).
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.register_profile("dev", print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 # The proof runs take most of the suite's time: start them first, so that with two workers
 # (pytest -n 2) the short tests fill the other core instead of waiting behind them.
