@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from prune_memory.analysis.text import headings
 from prune_memory.matching.regexgate import GatedPattern
 from prune_memory.model import Entry, EntryKind, Finding, FindingCode
 
@@ -24,11 +25,10 @@ _IMPERATIVE = GatedPattern(
     re.IGNORECASE)
 _DATED_NAME = re.compile(r"(?:19|20)\d\d[-_.]?(?:0[1-9]|1[0-2])[-_.]?(?:[0-2]\d|3[01])")
 _SESSION_WORDS = GatedPattern(
-    r"\b(?:session|sitzung|sesión|bug ?log|changelog of the day|marathon|today|tonight|"
+    r"\b(?:session|sitzung|sesión|bug ?log|changelog of the day|today|tonight|"
     r"yesterday|tomorrow)\b|会话|今天|今晚|明天|明日|昨天",
     re.IGNORECASE)
 _FIXED_ITEMS = GatedPattern(r"\b(?:fixed|resolved|root cause|was broken|caused)\b", re.IGNORECASE)
-_HEADING = re.compile(r"^#{1,6}\s+(.+)$", re.MULTILINE)
 
 # Signals needed before a memory reads as a log of one session; a rule in it asks for more.
 SESSION_LOG_AT = 2
@@ -69,7 +69,7 @@ def session_signals(entry: Entry, *, rule_from: int = 0) -> SessionSignals:
     stem = entry.file.removesuffix(".md")
     if dated := _DATED_NAME.search(stem):
         signals.append(f"dated file name ({dated.group(0)})")
-    head = " ".join((entry.name, entry.description, *_headings(entry.body)[:2]))
+    head = " ".join((entry.name, entry.description, *headings(entry.body)[:2]))
     if words := _SESSION_WORDS.search(head):
         signals.append(f"its title or first heading speaks of one session ({words.group(0)!r})")
     fixes = len(_FIXED_ITEMS.findall(entry.body))
@@ -93,5 +93,3 @@ def session_log_finding(entry: Entry) -> Finding | None:
     )
 
 
-def _headings(body: str) -> list[str]:
-    return [m.group(1).strip() for m in _HEADING.finditer(body)]

@@ -43,6 +43,19 @@ NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+|" + "|".join(sorted(NUMBER_WORDS, key=len,
                                                            reverse=True)) + r")"
 
 
+# An ATX heading line; group 1 is its text.
+HEADING = re.compile(r"^#{1,6}\s+(.+)$", re.MULTILINE)
+
+
+def headings(body: str) -> list[str]:
+    return [m.group(1).strip() for m in HEADING.finditer(body)]
+
+
+def first_heading(body: str) -> str:
+    found = HEADING.search(body)
+    return found.group(1) if found else ""
+
+
 def parse_number(text: str) -> int | None:
     """`12`, `1,200` or a small number word as an int; anything else None."""
     cleaned = text.strip().lower().replace(",", "").replace("_", "")

@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from prune_memory.analysis.text import short_quote
+from prune_memory.analysis.text import HEADING, short_quote
 from prune_memory.model import Entry, EntryKind, Finding, FindingCode, MemoryDir
 
 _IP = re.compile(r"(?<![\w.])((?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3})"
@@ -33,7 +33,6 @@ _PORT = re.compile(r"\bport\s+(\d{2,5})\b", re.IGNORECASE)
 # camel case (DietPi) and hyphenated host names (radio-pi).
 _KEY = re.compile(r"`([^`\n]{2,60})`|([A-Za-z][\w.-]*\d[\w.-]*|\d[\w-]*[A-Za-z][\w-]*|"
                   r"[a-z]+[A-Z][\w]*|[A-Z][a-z]+[A-Z][\w]*|[a-z][a-z0-9]+(?:-[a-z0-9]+)+)")
-_HEADING = re.compile(r"^#{1,6}\s+(.+)$")
 _DIGIT = re.compile(r"\d")
 _DATE = re.compile(r"\b(20\d\d-[01]\d-[0-3]\d)\b")
 # Tokens that look specific but name no one thing.
@@ -92,7 +91,7 @@ def _entry_claims(entry: Entry, memdir: MemoryDir) -> Iterator[Claim]:
     context = under = _subjects(title)
     dated = since = _date_in(title)
     for number, text in enumerate(entry.body.splitlines(), start=1):
-        if found := _HEADING.match(text):  # the lines below take the heading's subjects
+        if found := HEADING.match(text):  # the lines below take the heading's subjects
             under = _subjects(found.group(1)) | context
             since = _date_in(found.group(1)) or dated
             continue

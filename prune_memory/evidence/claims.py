@@ -10,10 +10,8 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from prune_memory.analysis.text import short_quote
+from prune_memory.analysis.text import first_heading, short_quote
 from prune_memory.model import Entry, EntryKind, Finding
-
-_HEADING = re.compile(r"^#{1,6}\s+(.+)$", re.MULTILINE)
 
 
 def claim_text(finding: Finding) -> str | None:
@@ -24,8 +22,7 @@ def claim_text(finding: Finding) -> str | None:
 
 def subject(entry: Entry) -> str:
     """What the memory is about: its name, description and first heading."""
-    first = _HEADING.search(entry.body)
-    return " ".join((entry.name, entry.file, entry.description, first.group(1) if first else ""))
+    return " ".join((entry.name, entry.file, entry.description, first_heading(entry.body)))
 
 
 def locate_claim(entry: Entry, finding: Finding) -> Finding:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from prune_memory.analysis.text import first_heading
 from prune_memory.evidence.gitrepo import DeletionFact, RenameFact
 from prune_memory.evidence.probes.base import EMPTY, Claim, ProbeContext, ProbeResult, Verdict, flag
 from prune_memory.evidence.probes.evidence import commit_fields
@@ -30,7 +31,6 @@ _PLAN_WORDS = re.compile(
     r"\b(?:plan|plans|planned|planning|roadmap|to-?do|todos|clean-?up|removal|to remove|"
     r"proposal|proposed|next steps?|follow-?ups?|backlog|wish ?list|ideas)\b|计划|待办|待做|"
     r"后续|规划|路线图|geplant|vorhaben|pendientes?|planificad[oa]", re.IGNORECASE)
-_HEADING = re.compile(r"^#{1,6}\s+(.+)$", re.MULTILINE)
 _WORD = re.compile(r"[^\W_]{3,}")
 # Words every plan and every commit message share; an echo needs words that say what.
 _COMMON = frozenset({"plan", "the", "and", "for", "with", "from", "into", "once", "after",
@@ -40,9 +40,8 @@ _COMMON = frozenset({"plan", "the", "and", "for", "with", "from", "into", "once"
 
 def plan_head(entry: Entry) -> str:
     """Where a memory says what it is: name, file name, description, first heading."""
-    first = _HEADING.search(entry.body)
     return " ".join((entry.name, entry.file.replace("_", " ").replace("-", " "),
-                     entry.description, first.group(1) if first else ""))
+                     entry.description, first_heading(entry.body)))
 
 
 def plan_word(entry: Entry) -> str | None:
