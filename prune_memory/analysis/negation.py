@@ -17,9 +17,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from prune_memory.analysis.claudemd import claude_md_units
+from prune_memory.analysis.compared import analysed_text
 from prune_memory.analysis.statements import Statement, statements, stem
 from prune_memory.model import Entry, Finding, FindingCode, MemoryDir
-from prune_memory.procedure.fidelity import analysed_text
 from prune_memory.secrets.mask import mask_text
 
 LIMITS = ("wording heuristic: it misses denials worded differently and can pair statements "

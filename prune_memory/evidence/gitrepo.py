@@ -2,8 +2,8 @@
 
 The calls are: one `rev-parse`, one `ls-files -z`, one `log -z -M --name-status`, one
 `for-each-ref` for the tags, one `cat-file --batch` process for the old versions of
-manifests, and one `check-ignore` (asked by the path probes). None of them is
-repeated per memory or per claim. A path that is not a repo gives facts marked
+manifests (`evidence/manifests.py`), and one `check-ignore` (asked by the path probes).
+None of them is repeated per memory or per claim. A path that is not a repo gives facts marked
 unavailable instead of an error, so the probes can answer `unverifiable`.
 """
 
@@ -30,35 +30,15 @@ from prune_memory.evidence.githistory import (
     parents,
     parse_log,
 )
+from prune_memory.evidence.manifests import (
+    ManifestVersion,
+    current_manifests,
+    is_manifest,
+    manifest_history,
+)
 
 __all__ = ["Change", "CommitInfo", "DeletionFact", "LoggedCommit", "ManifestVersion",
            "RenameFact", "RenameHop", "RepoFacts", "TagInfo", "is_manifest", "read_repo_facts"]
-
-# Manifests whose history is kept (names, dependencies); lock files are read as they are now.
-HISTORY_MANIFESTS = frozenset({
-    "package.json", "pyproject.toml", "Cargo.toml", "go.mod", "Pipfile",
-    ".tool-versions", ".python-version", ".nvmrc", ".node-version", "rust-toolchain",
-    "rust-toolchain.toml", "runtime.txt", "DESCRIPTION", "Gemfile", "composer.json",
-    "pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts",
-})
-LOCK_FILES = frozenset({
-    "package-lock.json", "yarn.lock", "poetry.lock", "uv.lock",
-    "Cargo.lock", "Pipfile.lock", "Gemfile.lock", "composer.lock",
-})
-MANIFEST_MAX_DEPTH = 3
-MANIFEST_MAX_VERSIONS = 200
-MANIFEST_MAX_BYTES = 8_000_000
-SKIPPED_DIRS = frozenset({"node_modules", "vendor", "third_party", ".venv", "site-packages"})
-
-
-@dataclass(frozen=True)
-class ManifestVersion:
-    """One manifest's text at one commit; `text` None when it was deleted there."""
-
-    commit: str
-    date: datetime
-    text: str | None
-
 
 @dataclass(frozen=True)
 class TagInfo:
@@ -136,7 +116,7 @@ def _read(repo: git.Repo, root: Path) -> RepoFacts:
     commits = parse_log(raw_log) if raw_log is not None else []
     oldest_first = list(reversed(commits))
     history = build_history(oldest_first, tracked)
-    manifests, manifest_calls = _manifest_history(repo, oldest_first)
+    manifests, manifest_calls = manifest_history(repo, oldest_first)
     return RepoFacts(
         root=root, available=True, shallow=shallow, has_commits=bool(commits),
         tracked=tracked, directories=directories,
@@ -148,7 +128,7 @@ def _read(repo: git.Repo, root: Path) -> RepoFacts:
         commits=tuple(c.info for c in commits),
         history=tuple(oldest_first),
         manifests=manifests,
-        current_manifests=_current_manifests(root, tracked),
+        current_manifests=current_manifests(root, tracked),
         remote_url=_remote_url(repo),
         tags=tags,
         git_calls=calls + manifest_calls,
@@ -182,65 +162,6 @@ def _tags(repo: git.Repo) -> tuple[TagInfo, ...]:
             date = None
         out.append(TagInfo(name, commit, date))
     return tuple(out)
-
-
-def is_manifest(path: str) -> bool:
-    """A dependency or version file the version and name probes read."""
-    parts = path.split("/")
-    name = parts[-1]
-    known = (name in HISTORY_MANIFESTS or name in LOCK_FILES
-             or (name.startswith("requirements") and name.endswith(".txt")))
-    return known and len(parts) <= MANIFEST_MAX_DEPTH and not SKIPPED_DIRS & set(parts)
-
-
-def _history_wanted(path: str) -> bool:
-    return is_manifest(path) and path.rsplit("/", 1)[-1] not in LOCK_FILES
-
-
-def _manifest_history(repo: git.Repo, oldest_first: list[LoggedCommit],
-                      ) -> tuple[dict[str, tuple[ManifestVersion, ...]], int]:
-    """Old texts of the manifests, through one persistent `cat-file --batch` process."""
-    wanted: dict[str, list[tuple[str, CommitInfo, bool]]] = {}
-    for commit in oldest_first:
-        for change in commit.changes:
-            if _history_wanted(change.path):
-                wanted.setdefault(change.path, []).append(
-                    (change.path, commit.info, change.status == "D"))
-            if change.old_path and change.status == "R" and _history_wanted(change.old_path):
-                wanted.setdefault(change.old_path, []).append(
-                    (change.old_path, commit.info, True))
-    if not wanted:
-        return {}, 0
-    out: dict[str, tuple[ManifestVersion, ...]] = {}
-    for path, versions in wanted.items():
-        out[path] = tuple(_version(repo, p, info, gone)
-                          for p, info, gone in versions[-MANIFEST_MAX_VERSIONS:])
-    return out, 1
-
-
-def _version(repo: git.Repo, path: str, info: CommitInfo, gone: bool) -> ManifestVersion:
-    if gone:
-        return ManifestVersion(info.short, info.date, None)
-    try:
-        _sha, _kind, size, data = repo.git.get_object_data(f"{info.sha}:{path}")
-    except ValueError:
-        return ManifestVersion(info.short, info.date, None)
-    if size > MANIFEST_MAX_BYTES:
-        return ManifestVersion(info.short, info.date, None)
-    return ManifestVersion(info.short, info.date, bytes(data).decode("utf-8", "replace"))
-
-
-def _current_manifests(root: Path, tracked: frozenset[str]) -> dict[str, str]:
-    """Manifests as they are in the working tree now (what the user runs)."""
-    out: dict[str, str] = {}
-    for path in sorted(p for p in tracked if is_manifest(p)):
-        file = root / path
-        try:
-            if file.stat().st_size <= MANIFEST_MAX_BYTES:
-                out[path] = file.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
-    return out
 
 
 def _remote_url(repo: git.Repo) -> str | None:

@@ -9,9 +9,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from prune_memory.analysis.claudemd import ClaudeMdUnit, claude_md_units
+from prune_memory.analysis.compared import (
+    ComparedTexts,
+    compared_texts,
+    pair_texts,
+    written_dates,
+)
 from prune_memory.analysis.containment import contained_pairs, without_articles
 from prune_memory.analysis.contradiction import (
     LIMITS,
@@ -23,14 +28,12 @@ from prune_memory.analysis.contradiction import (
 from prune_memory.analysis.gcpause import collector_paused
 from prune_memory.analysis.neargroups import NearGroups
 from prune_memory.analysis.similarity import (
-    Corpus,
-    has_words,
     jaccard,
     similar_pairs_across,
     tokens,
 )
 from prune_memory.analysis.survivor import choose_survivor, survivor_reason
-from prune_memory.model import JSON, Entry, EntryKind, Finding, FindingCode, MemoryDir
+from prune_memory.model import JSON, Entry, Finding, FindingCode, MemoryDir
 from prune_memory.secrets.mask import mask_text
 from prune_memory.store.index_facts import table_of
 
@@ -38,30 +41,6 @@ NEAR_THRESHOLD = 0.8
 LABEL_FIELDS = ("name", "key")  # frontmatter fields that say two entries claim the same fact
 
 Findings = dict[str, list[Finding]]
-
-
-@dataclass(frozen=True)
-class _Texts:
-    """The entries that say something, with their words worked out once."""
-
-    entries: list[Entry]
-    texts: list[str]
-    corpus: Corpus
-    masked: dict[int, str] = field(default_factory=dict)
-
-    def shown(self, i: int) -> str:
-        """Entry i's text with secret values masked, as evidence may be printed or logged."""
-        text = self.masked.get(i)
-        if text is None:
-            text = self.masked[i] = mask_text(self.texts[i])
-        return text
-
-
-def analysed_text(entry: Entry) -> str:
-    """What is compared: the frontmatter-free body; for an inline index fact, the line's text."""
-    if entry.kind is EntryKind.INDEX_LINE:
-        return entry.body or entry.description
-    return entry.body
 
 
 def check_fidelity(
@@ -77,7 +56,7 @@ def check_fidelity(
     `claude_md` holds (label, text) of the CLAUDE.md files; see `claudemd.read_claude_md`.
     """
     with collector_paused():
-        data = _prepare(memdir.entries)
+        data = compared_texts(memdir.entries)
         found: Findings = defaultdict(list)
         tables = table_of(memdir.index) if memdir.index else {}
         _exact_duplicates(data, protected, found)
@@ -88,15 +67,7 @@ def check_fidelity(
     return {file: tuple(items) for file, items in sorted(found.items())}
 
 
-def _prepare(entries: Sequence[Entry]) -> _Texts:
-    # an entry without words is the noise check's business, not a duplicate
-    said = [(entry, analysed_text(entry)) for entry in entries]
-    said = [(entry, text) for entry, text in said if has_words(text)]
-    return _Texts([entry for entry, _ in said], [text for _, text in said],
-                  Corpus([text for _, text in said]))
-
-
-def _exact_duplicates(data: _Texts, protected: frozenset[str], found: Findings) -> None:
+def _exact_duplicates(data: ComparedTexts, protected: frozenset[str], found: Findings) -> None:
     """Every copy gets a `duplicate` finding: a surviving one names itself as survivor and
     relates to the others; a losing one names the survivor it defers to."""
     for group in data.corpus.exact_groups():
@@ -115,12 +86,12 @@ def _exact_duplicates(data: _Texts, protected: frozenset[str], found: Findings) 
             found[entry.file].append(Finding(
                 code=FindingCode.DUPLICATE, message=message,
                 evidence={"text": data.shown(i), "survivor": entry.file if stays else keep.file,
-                          "group": [m.file for m in members], **_dates(entry, keep)},
+                          "group": [m.file for m in members], **written_dates(entry, keep)},
                 related=others if stays else (keep.file,),
             ))
 
 
-def _contained(data: _Texts, protected: frozenset[str], threshold: float,
+def _contained(data: ComparedTexts, protected: frozenset[str], threshold: float,
                found: Findings) -> None:
     """A memory every word of which a longer one also says (or equal but for articles and
     punctuation): the shorter is the copy to withdraw, for a person to confirm."""
@@ -140,8 +111,8 @@ def _contained(data: _Texts, protected: frozenset[str], threshold: float,
             code=FindingCode.DUPLICATE,
             message=f"{how} {outer.file}, which is kept",
             evidence={"kind": "exact-duplicate" if pair.same else "contained-duplicate",
-                      **_pair_texts(data, pair.inner, pair.outer), "survivor": outer.file,
-                      **_dates(inner, outer)},
+                      **pair_texts(data, pair.inner, pair.outer), "survivor": outer.file,
+                      **written_dates(inner, outer)},
             related=(outer.file,)))
 
 
@@ -150,7 +121,7 @@ def _kept_because(keep: Entry, members: list[Entry], protected: frozenset[str]) 
     return survivor_reason(keep, runner_up, protected)
 
 
-def _near_duplicates(data: _Texts, protected: frozenset[str], threshold: float,
+def _near_duplicates(data: ComparedTexts, protected: frozenset[str], threshold: float,
                      found: Findings, tables: dict[str, int]) -> None:
     """One finding per entry that has near-duplicates (exact ones are not among them): its
     closest partner side by side, and, in a larger group, the next few and the group size."""
@@ -167,12 +138,12 @@ def _near_duplicates(data: _Texts, protected: frozenset[str], threshold: float,
             _near_finding(data, this, groups.closest(this), len(members), keeps[root]))
 
 
-def _near_finding(data: _Texts, this: int, closest: list[tuple[int, float]], size: int,
+def _near_finding(data: ComparedTexts, this: int, closest: list[tuple[int, float]], size: int,
                   keep: Entry) -> Finding:
     that, sim = closest[0]
     other = data.entries[that]
-    evidence: JSON = {**_pair_texts(data, this, that), "jaccard": round(sim, 3),
-                      "suggested_keep": keep.file, **_dates(data.entries[this], other)}
+    evidence: JSON = {**pair_texts(data, this, that), "jaccard": round(sim, 3),
+                      "suggested_keep": keep.file, **written_dates(data.entries[this], other)}
     message = (f"nearly the same words as {other.file} (Jaccard {sim:.2f}); read both, "
                "merge into one or keep both if the difference matters")
     if size > 2:
@@ -186,7 +157,7 @@ def _near_finding(data: _Texts, this: int, closest: list[tuple[int, float]], siz
                    related=tuple(data.entries[k].file for k, _ in closest))
 
 
-def _alike_by_design(data: _Texts, i: int, j: int, tables: dict[str, int]) -> bool:
+def _alike_by_design(data: ComparedTexts, i: int, j: int, tables: dict[str, int]) -> bool:
     """Rows of one table share their shape on purpose; a copy but for articles is reported
     with the duplicates. Neither is a near-duplicate to merge."""
     first, second = data.entries[i].file, data.entries[j].file
@@ -196,7 +167,7 @@ def _alike_by_design(data: _Texts, i: int, j: int, tables: dict[str, int]) -> bo
     return without_articles(words[i].split()) == without_articles(words[j].split())
 
 
-def _contradictions(data: _Texts, negations: frozenset[str], found: Findings) -> None:
+def _contradictions(data: ComparedTexts, negations: frozenset[str], found: Findings) -> None:
     labels = [_labels(entry) for entry in data.entries]
     for flag in contradictions(data.corpus, labels, negations=negations):
         for this, that in ((flag.first, flag.second), (flag.second, flag.first)):
@@ -210,18 +181,18 @@ def _contradictions(data: _Texts, negations: frozenset[str], found: Findings) ->
             ))
 
 
-def _contradiction_evidence(data: _Texts, flag: Contradiction, this: int, that: int,
+def _contradiction_evidence(data: ComparedTexts, flag: Contradiction, this: int, that: int,
                             negations: frozenset[str]) -> JSON:
     return {
-        **_pair_texts(data, this, that), "jaccard": round(flag.jaccard, 3),
+        **pair_texts(data, this, that), "jaccard": round(flag.jaccard, 3),
         "reason": flag.reason, "limits": LIMITS,
         "negations": {data.entries[k].file: sorted(data.corpus.sets[k] & negations)
                       for k in (this, that)},
-        **_dates(data.entries[this], data.entries[that]),
+        **written_dates(data.entries[this], data.entries[that]),
     }
 
 
-def _claude_md_duplicates(data: _Texts, units: list[ClaudeMdUnit], threshold: float,
+def _claude_md_duplicates(data: ComparedTexts, units: list[ClaudeMdUnit], threshold: float,
                           found: Findings) -> None:
     if not units:
         return
@@ -249,14 +220,3 @@ def _claude_md_duplicates(data: _Texts, units: list[ClaudeMdUnit], threshold: fl
 def _labels(entry: Entry) -> tuple[tuple[str, str], ...]:
     values = ((name, entry.frontmatter.get(name)) for name in LABEL_FIELDS)
     return tuple((name, str(value)) for name, value in values if value not in (None, ""))
-
-
-def _pair_texts(data: _Texts, this: int, that: int) -> JSON:
-    return {"text": data.shown(this), "other_file": data.entries[that].file,
-            "other_text": data.shown(that)}
-
-
-def _dates(this: Entry, other: Entry) -> JSON:
-    """When each side was last written, and by which signal (modified: or mtime)."""
-    return {"written": {e.file: f"{e.written_at[0].isoformat()} ({e.written_at[1]})"
-                        for e in (this, other)}}
