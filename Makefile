@@ -27,6 +27,16 @@ demo: install
 	    --yes --now $(DEMO_NOW); \
 	echo; echo "== prune-memory scan (after the run)"; \
 	XDG_STATE_HOME=$$tmp/state $(BIN)/prune-memory scan $$tmp/memory || true; \
+	echo; echo "== a person accepts one suggestion from the review, then undoes it"; \
+	cp -R $$tmp/memory $$tmp/before; \
+	XDG_STATE_HOME=$$tmp/state $(BIN)/prune-memory withdraw project_upload_outage.md \
+	    --memory-dir $$tmp/memory --rule 6-completed-work --now $(DEMO_NOW) \
+	    --reason "the outage is over (accepted from the review)"; \
+	XDG_STATE_HOME=$$tmp/state $(BIN)/prune-memory restore 2026-11-29-01 \
+	    --memory-dir $$tmp/memory --now $(DEMO_NOW); \
+	cmp $$tmp/before/MEMORY.md $$tmp/memory/MEMORY.md; \
+	cmp $$tmp/before/project_upload_outage.md $$tmp/memory/project_upload_outage.md; \
+	echo "MEMORY.md and project_upload_outage.md are byte-identical to before the withdrawal"; \
 	echo; echo "== pruning-log.md"; cat $$tmp/memory/pruning-log.md
 
 # The suite — unit tests plus the short fault-injection, fuzzing and security runs — on two
