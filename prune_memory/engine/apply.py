@@ -34,6 +34,7 @@ from prune_memory.engine.results import (
     with_vault_note,
 )
 from prune_memory.engine.session import recover, writing
+from prune_memory.engine.steps.kit import Step, StepOutcome
 from prune_memory.engine.steps.recovery import StepInterrupted, execute
 from prune_memory.errors import BadInputError, PruneMemoryError, RefusedError
 from prune_memory.plan import Inoculation
@@ -115,10 +116,7 @@ def update_entry(root: Path, file: str, body: str, *, reason: str, snapshot: Sna
         step = update_step(root, current, NewText(body, description, index_line, pairs),
                            reason=reason, rule=rule, memory_class=memory_class,
                            log_text=read_log_text(root), manifest=snapshot.manifest, now=now)
-        outcome = execute(root, step)
-        if outcome.status != "done":
-            raise RefusedError(outcome.message)
-        done = applied_from(outcome, register_id=step["register_id"],
+        done = applied_from(_carried_out(root, step), register_id=step["register_id"],
                             tombstone=step["tombstone"])
     return result(root, read_log(root), [done], [], notes)
 
@@ -131,10 +129,7 @@ def _update_line(root: Path, file: str, line_text: str, *, reason: str, snapshot
         step = update_line_step(root, line, line_text.rstrip("\r\n"), reason=reason, rule=rule,
                                 log_text=read_log_text(root), manifest=snapshot.manifest,
                                 now=now)
-        outcome = execute(root, step)
-        if outcome.status != "done":
-            raise RefusedError(outcome.message)
-        done = applied_from(outcome, register_id=step["register_id"],
+        done = applied_from(_carried_out(root, step), register_id=step["register_id"],
                             tombstone=step["tombstone"])
     return result(root, read_log(root), [done], [], notes)
 
@@ -153,9 +148,7 @@ def _withdraw_one(root: Path, request: WithdrawRequest, snapshot: Snapshot, now:
                              rule=request.rule, memory_class=request.memory_class,
                              manifest=snapshot.manifest, now=now, ino=inoculation,
                              spare=spare if request.unlink else None)
-    outcome = execute(root, step)
-    if outcome.status != "done":
-        raise RefusedError(outcome.message)
+    outcome = _carried_out(root, step)
     sup = step["superseded"]
     done = applied_from(outcome, register_id=step["register_id"], tombstone=step["tombstone"],
                         superseded=sup["file"] if sup else None,
@@ -171,10 +164,15 @@ def _inoculate_only(root: Path, file: str, ino: Inoculation, now: datetime,
     row = [now.date().isoformat(), "inoculated", code_name(name), "N/A",
            mask_text(f"counter-memory {record.file}: {ino.abandonment_reason}")]
     step = {"op": "inoculate", "file": name, "superseded": superseded_json(record), "row": row}
+    return applied_from(_carried_out(root, step), superseded=record.file)
+
+
+def _carried_out(root: Path, step: Step) -> StepOutcome:
+    """Run one journalled step; anything short of done refuses the command."""
     outcome = execute(root, step)
     if outcome.status != "done":
         raise RefusedError(outcome.message)
-    return applied_from(outcome, superseded=record.file)
+    return outcome
 
 
 def _topic_only(name: str, what: str) -> str:
