@@ -18,7 +18,7 @@ from prune_memory.claude.hooks.memroots import memory_dir_of, memory_roots
 
 
 class ReadOutcome(NamedTuple):
-    recorded: str | None = None  # the topic file counted, by its name in the memory directory
+    recorded: str | None = None  # the topic file counted, as the recall log names it
     problems: tuple[str, ...] = ()
 
 
@@ -55,10 +55,12 @@ def _count(root: Path, name: str, session_id: str | None, now: dt.datetime) -> R
     from prune_memory.claude.hooks.recall import append_read
     from prune_memory.errors import FileLoadError
     from prune_memory.store.safe_read import read_member
+    from prune_memory.store.snapshot import stored_name
 
+    shown = stored_name(name)  # a name that holds a secret is logged as a digest of it
     try:
         digest = hashlib.sha256(read_member(root, name)).hexdigest()
     except FileLoadError as err:
-        return ReadOutcome(problems=(f"read of {name} not counted: {err.reason}",))
-    append_read(root, name, digest, session_id, now)
-    return ReadOutcome(recorded=name)
+        return ReadOutcome(problems=(f"read of {shown} not counted: {err.reason}",))
+    append_read(root, shown, digest, session_id, now)
+    return ReadOutcome(recorded=shown)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections import defaultdict
+from collections.abc import Collection
 from pathlib import Path
 
 from prune_memory.analysis.access import Access
@@ -47,7 +48,21 @@ def measured_reads(memory_dir: Path, now: dt.datetime) -> dict[str, Access]:
         record = _parse(line)
         if record is not None and record[1] <= now:
             reads[record[0]].append((record[1], record[2]))
-    return {file: _access(events) for file, events in reads.items()}
+    names = _real_names(memory_dir, reads)
+    return {names.get(file, file): _access(events) for file, events in reads.items()}
+
+
+def _real_names(memory_dir: Path, reads: Collection[str]) -> dict[str, str]:
+    """Logged name -> file name, for names the hook logged as a digest (they hold a secret)."""
+    from prune_memory.store.snapshot import masked_in_snapshot, stored_name
+
+    if not any(masked_in_snapshot(file) for file in reads):
+        return {}
+    try:
+        present = [p.name for p in memory_dir.iterdir() if p.name.endswith(".md")]
+    except OSError:
+        return {}
+    return {stored_name(name): name for name in present}
 
 
 def _parse(line: str) -> tuple[str, dt.datetime, str | None] | None:

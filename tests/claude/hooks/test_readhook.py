@@ -43,6 +43,18 @@ def test_a_topic_read_is_counted_with_the_files_hash(topics: Path) -> None:
     assert not any(p.name == "reads.jsonl" for p in topics.rglob("*"))
 
 
+def test_a_name_holding_a_secret_is_logged_as_its_digest_and_counted_as_itself(
+        topics: Path) -> None:
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    name = f"reference_{token}.md"
+    (topics / name).write_text(topic("ci", "The CI bot."), encoding="utf-8")
+    outcome = record_read(post_read(topics / name), NOW)
+    logged = recall_log(topics).read_text(encoding="utf-8")
+    assert token not in logged and outcome.recorded is not None
+    assert outcome.recorded.startswith("masked-name-") and token not in outcome.recorded
+    assert measured_reads(topics, NOW)[name].reads == 1
+
+
 @pytest.mark.parametrize("name", ["MEMORY.md", "pruning-log.md", "deaccessioned/project_old.md",
                                   "notes.txt"])
 def test_the_index_own_files_tombstones_and_other_files_are_not_counted(topics: Path,
