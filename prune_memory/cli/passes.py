@@ -62,16 +62,26 @@ def plan(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
     root = resolve_memory_dir(memory_dir, project, dir_opt)
     result = build_plan(root, pass_options(root, repo, project, now, config))
     if diff:
-        from prune_memory.engine.preview import plan_diff
-
-        text = plan_diff(root, result)
-        typer.echo(text, nl=False)
-        report_load_errors([LoadError(**e) for e in result.errors])
-        if text:
-            raise typer.Exit(ExitCode.FINDINGS)
+        show_diff(root, result)
         return
     render_plan(result, Format.JSON if json else fmt)
     report_load_errors([LoadError(**e) for e in result.errors])
+
+
+def show_diff(root: Path, result: Plan) -> None:
+    """The plan's diff, then what accepting the held suggestions would write; only the
+    first decides the exit code (1: `run --yes` would change something)."""
+    from prune_memory.engine.preview import held_diff, plan_diff
+    from prune_memory.model import LoadError
+
+    text = plan_diff(root, result)
+    typer.echo(text, nl=False)
+    if held := held_diff(root, result):
+        typer.echo("# held for review (the evidence suggests these, a person decides): "
+                   "what accepting them would write\n" + held, nl=False)
+    report_load_errors([LoadError(**e) for e in result.errors])
+    if text:
+        raise typer.Exit(ExitCode.FINDINGS)
 
 
 def render_plan(result: Plan, fmt: Format) -> None:

@@ -2,12 +2,14 @@
 
 Like `ruff --diff`: updates show the file's new text (description and `modified:` included),
 each withdrawal is a `#` line naming the file, and MEMORY.md shows every line the proposals
-change. Nothing is written; secrets are masked in every line shown.
+change. Nothing is written; secrets are masked in every line shown. `held_diff` shows the
+same for the suggestions the automation gate held back for review.
 """
 
 from __future__ import annotations
 
 import difflib
+from dataclasses import replace
 from pathlib import Path
 
 from prune_memory.engine.build import read_current
@@ -31,7 +33,9 @@ def plan_diff(root: Path, plan: Plan) -> str:
     index = before
     chunks: list[str] = []
     for entry in plan.entries:
-        if entry.action is Action.UPDATE and entry.proposed_text is not None:
+        if entry.action is Action.UPDATE and is_index_line(entry.file):
+            index = _line_update(entry, planned, index)
+        elif entry.action is Action.UPDATE and entry.proposed_text is not None:
             index = _update(root, plan, entry, index, chunks)
         elif entry.action in WITHDRAWING:
             index = _withdrawal(entry, planned, index, chunks)
@@ -39,8 +43,24 @@ def plan_diff(root: Path, plan: Plan) -> str:
     return "".join(chunks)
 
 
+def held_diff(root: Path, plan: Plan) -> str:
+    """What accepting every suggestion held for review would write, as `plan_diff` shows it."""
+    held = tuple(replace(e, action=e.suggested_action) for e in plan.entries
+                 if e.action is Action.REVIEW and e.suggested_action is not None)
+    return plan_diff(root, replace(plan, entries=held)) if held else ""
+
+
+def _line_update(entry: PlanEntry, planned: list[str], index: bytes) -> bytes:
+    """An inline fact's new line in place of the old (the line is the whole memory)."""
+    number = index_line_number(entry.file)
+    if number is None or number > len(planned) or entry.proposed_text is None:
+        return index
+    new = entry.proposed_text.rstrip("\r\n")
+    return indexlines.remove_line(index, planned[number - 1], number - 1, new)
+
+
 def _update(root: Path, plan: Plan, entry: PlanEntry, index: bytes, chunks: list[str]) -> bytes:
-    if is_index_line(entry.file) or entry.proposed_text is None:
+    if entry.proposed_text is None:
         return index
     try:
         current = read_current(root, entry.file, entry.sha256)
