@@ -11,7 +11,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from prune_memory.analysis.similarity import Corpus, jaccard
+from prune_memory.analysis.similarity import Corpus, Pair, jaccard
 
 CONTRADICTION_THRESHOLD = 0.5
 
@@ -56,23 +56,31 @@ def negated(tokens: Collection[str], negations: frozenset[str] = NEGATIONS) -> b
     return not negations.isdisjoint(tokens)
 
 
+def negation_sides(corpus: Corpus, negations: frozenset[str] = NEGATIONS) -> list[bool]:
+    """Per text, whether it is negated: the sides of the join for `contradictions`."""
+    return [negated(s, negations) for s in corpus.sets]
+
+
 def contradictions(
     corpus: Corpus,
     labels: Sequence[Sequence[tuple[str, str]]],
     *,
     negations: frozenset[str] = NEGATIONS,
     threshold: float = CONTRADICTION_THRESHOLD,
+    similar: Sequence[Pair] | None = None,
 ) -> list[Contradiction]:
     """Every flagged pair of the corpus's texts, sorted; one flag per pair even when both
     rules fire.
 
     `labels[i]` holds (field, value) pairs such as ("key", "db-port"): two texts sharing one
     whose normal forms differ are flagged. Similar pairs come from the join, run only between
-    negated and plain texts (a pair on one side can never qualify).
+    negated and plain texts (a pair on one side can never qualify); a caller that already
+    has `corpus.pairs(threshold, sides=negation_sides(corpus, negations))` passes them as
+    `similar`.
     """
-    sides = [negated(s, negations) for s in corpus.sets]
-    flags = {(i, j): Contradiction(i, j, sim, "negation differs")
-             for i, j, sim in corpus.pairs(threshold, sides=sides)}
+    if similar is None:
+        similar = corpus.pairs(threshold, sides=negation_sides(corpus, negations))
+    flags = {(i, j): Contradiction(i, j, sim, "negation differs") for i, j, sim in similar}
     for (i, j), field in _same_label_pairs(labels, corpus.normalised).items():
         if (i, j) not in flags:
             sim = jaccard(corpus.sets[i], corpus.sets[j])
