@@ -16,6 +16,7 @@ from prune_memory.analysis.gcpause import collector_paused
 from prune_memory.analysis.inoculation import find_abandoned_strategy
 from prune_memory.analysis.negation import check_negations
 from prune_memory.analysis.saidgone import check_said_gone
+from prune_memory.analysis.saidwrong import check_said_wrong
 from prune_memory.analysis.sessions import session_log_finding
 from prune_memory.analysis.utility import check_utility
 from prune_memory.analysis.valueclash import check_values
@@ -76,7 +77,8 @@ def _build_plan(root: Path, options: PassOptions, progress: Progress) -> Plan:
     progress("hygiene")
     policy, policy_errors = _policy(root)
     hygiene = check_hygiene(memdir, policy=policy, require_source=options.require_source)
-    clashes = merge_findings(check_values(memdir), check_said_gone(memdir))
+    clashes = merge_findings(check_values(memdir), check_said_gone(memdir),
+                             check_said_wrong(memdir))
     memdir = replace(memdir, errors=(*memdir.errors, *policy_errors))
     progress("decide")
     evidence = gather_evidence(memdir, inventory, staleness,

@@ -78,6 +78,23 @@ def test_one_memory_says_removed_another_still_describes_it(planner: Planner,
     assert entry_of(plan, "now.md").action is Action.KEEP
 
 
+def test_a_memory_another_one_says_needs_correcting_goes_to_review(planner: Planner,
+                                                                    repo: GitRepo) -> None:
+    start(repo)
+    plan = planner({
+        "incident.md": memory_file("incident", "Lessons:\n- [[hosting-notes]]: the line about "
+                                   "one staging box needs correcting, there are two now.\n"
+                                   "- [Deploy](deploy.md) is fine as it is."),
+        "hosting.md": memory_file("hosting-notes", "Staging runs on a single box."),
+        "deploy.md": memory_file("deploy", "Deploys go out from the main branch.")})
+    hosting = entry_of(plan, "hosting.md")
+    assert (hosting.action, hosting.evidence_class) == (Action.REVIEW, "contradiction")
+    assert "incident.md line 2 says this memory needs correcting" in messages(hosting)
+    assert "incident.md" in hosting.related
+    for calm in ("deploy.md", "incident.md"):
+        assert entry_of(plan, calm).action is Action.KEEP, calm
+
+
 def test_a_finished_plan_is_suggested_for_withdrawal_with_its_commit(planner: Planner,
                                                                      repo: GitRepo) -> None:
     repo.write({"start.sh": "#!/bin/sh\n", "app.py": "x\n"}).commit("start")
