@@ -12,7 +12,7 @@ import re
 from collections import defaultdict
 
 from prune_memory.analysis.text import short_quote
-from prune_memory.model import EntryKind, Finding, FindingCode, Link, LinkKind, MemoryDir
+from prune_memory.model import Finding, FindingCode, Link, LinkKind, MemoryDir
 
 # Wording that says the linked memory is wrong or out of date (not "is not outdated").
 _DOUBT = re.compile(
@@ -47,9 +47,8 @@ def _targets(memdir: MemoryDir) -> dict[str, str]:
     """Every way a link may name a topic file (file name, stem, `name:`) -> that file."""
     out: dict[str, str] = {}
     for entry in memdir.topics:
-        if entry.kind is EntryKind.TOPIC:
-            for key in (entry.file, entry.file.removesuffix(".md"), entry.name):
-                out.setdefault(key, entry.file)
+        for key in (entry.file, entry.file.removesuffix(".md"), entry.name):
+            out.setdefault(key, entry.file)
     return out
 
 

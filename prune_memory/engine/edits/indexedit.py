@@ -139,12 +139,13 @@ def restore_lines(raw: bytes, records: Sequence[IndexLineRecord],
     present = Counter(line for line, shown in zip(index.lines, visible_lines(index.lines),
                                                   strict=True) if shown)
     anchors = [r for r in hints if not r.under]  # a sub-item's text may repeat anywhere
+    run_end = _run_ends(records)
     placed: Counter[tuple[str, str]] = Counter()
-    below, last = -1, None  # where the line after the one just put back goes, and that one
-    for record in records:
-        if below >= 0 and last is not None and record.at == last.at + 1:
+    below = -1  # where the next line of a block just put back goes; -1 when none
+    for n, record in enumerate(records):
+        if below >= 0 and record.at == records[n - 1].at + 1:
             index.insert(below, record.text, record.eol)
-            below, last = below + 1, record
+            below += 1
             continue
         below = -1
         if record.under and _restore_sub_item(index, record, placed):
@@ -152,26 +153,24 @@ def restore_lines(raw: bytes, records: Sequence[IndexLineRecord],
         if not record.under and present[record.text] > 0:
             present[record.text] -= 1
             continue
-        hints_now, twins = _placing_hints(index, record, records, anchors)
-        at = position(index.lines, record, hints_now, twins, blind=twins)
+        # Texts standing in the index (in a code block, say) may be that copy, not ours;
+        # the rest of our block follows this line, so it is no hint for it.
+        twins = {r.text for r in records if r.text in index.lines}
+        siblings = [r for m, r in enumerate(records) if not n <= m <= run_end[n]
+                    and not r.under and r.text not in twins]
+        at = position(index.lines, record, [*anchors, *siblings], twins, blind=twins)
         index.insert(at, record.text, record.eol)
-        below, last = at + 1, record
+        below = at + 1
     return index.render()
 
 
-def _placing_hints(index: IndexText, record: IndexLineRecord,
-                   records: Sequence[IndexLineRecord], anchors: Sequence[IndexLineRecord],
-                   ) -> tuple[list[IndexLineRecord], set[str]]:
-    """The other tombstones' records and our own other lines, less those that follow ours
-    in its block; texts standing in the index (in a code block, say) may be that copy."""
-    twins = {r.text for r in records if r.text in index.lines}
-    block, start = [record], list(records).index(record)
-    for later in records[start + 1:]:
-        if later.at != block[-1].at + 1:
-            break
-        block.append(later)
-    siblings = [r for r in records if r not in block and not r.under and r.text not in twins]
-    return [*anchors, *siblings], twins
+def _run_ends(records: Sequence[IndexLineRecord]) -> list[int]:
+    """For each record, the last one of the run of old line numbers in a row it starts."""
+    ends = list(range(len(records)))
+    for n in reversed(range(len(records) - 1)):
+        if records[n + 1].at == records[n].at + 1:
+            ends[n] = ends[n + 1]
+    return ends
 
 
 def _restore_sub_item(index: IndexText, record: IndexLineRecord,
