@@ -5,11 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from prune_memory.model import Action
+from prune_memory.procedure.options import PassOptions
+from prune_memory.procedure.pipeline import build_plan
 from prune_memory.procedure.reachability import scan
 from prune_memory.store.loader import load_memory_dir
 from tests.conftest import write_tree
 from tests.evidence.probes.gitbuild import GitRepo
-from tests.judgment.conftest import Planner, entry_of
+from tests.judgment.conftest import NOW, Planner, entry_of
+from tests.procedure.test_pipeline import pin_mtimes
 
 
 def test_an_unquoted_colon_in_a_description_is_read_not_rejected(tmp_path: Path) -> None:
@@ -93,3 +96,21 @@ def test_a_cr_only_index_is_read_line_by_line(tmp_path: Path) -> None:
     memdir = load_memory_dir(root)
     assert [e.file for e in memdir.entries] == ["topic.md", "MEMORY.md#L3"]
     assert memdir.topics[0].index_lines == (2,)
+
+
+def _decisions(root: Path, repo: Path, home: Path) -> dict[str, tuple[object, ...]]:
+    pin_mtimes(root)
+    plan = build_plan(root, PassOptions(repo=repo, now=NOW, home=home))
+    return {e.file: (e.action, e.suggested_action, sorted(f.code for f in e.findings))
+            for e in plan.entries}
+
+
+def test_windows_line_endings_and_a_bom_change_no_decision(
+        demo_memory: Path, demo_repo: Path, tmp_path: Path) -> None:
+    """A folder synced through Windows (CRLF, a BOM on the index) is judged as it was."""
+    before = _decisions(demo_memory, demo_repo, tmp_path / "home")
+    for path in demo_memory.glob("*.md"):
+        raw = path.read_bytes().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+        path.write_bytes((b"\xef\xbb\xbf" if path.name == "MEMORY.md" else b"") + raw)
+    assert any(action is not Action.KEEP for action, _, _ in before.values())
+    assert _decisions(demo_memory, demo_repo, tmp_path / "home") == before
