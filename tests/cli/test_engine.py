@@ -9,7 +9,7 @@ import pytest
 
 from prune_memory.engine import lock
 from prune_memory.engine.steps import journal
-from prune_memory.store import atomic
+from prune_memory.store import temps
 from prune_memory.store.pruninglog import read_log
 from tests.conftest import CliResult, topic, write_tree
 
@@ -112,7 +112,7 @@ def test_a_held_lock_refuses_and_recover_settles_a_journal(cli: Cli, memory: Pat
         lock.release(held)
     assert "nothing to recover" in cli("recover", memory).out
     ours = memory / f".{'0badc0de' * 4}.pm-tmp"
-    atomic._note_temp(ours)  # as an interrupted atomic_write leaves it
+    temps.note_temp(ours)  # as an interrupted atomic_write leaves it
     ours.write_bytes(b"half")
     (memory / ".MEMORY.md.0badc0de.pm-tmp").write_bytes(b"a user's file")
     row = ["2026-11-29", "inoculated", "`project_ci.md`", "N/A", "interrupted"]

@@ -13,7 +13,7 @@ from prune_memory.engine.tombstone import CONTRACT_FIELDS, parse_tombstone
 from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.model import FindingCode
 from prune_memory.procedure.snapshot import Snapshot, take_snapshot
-from prune_memory.store import atomic
+from prune_memory.store import atomic, temps
 from prune_memory.store.pruninglog import read_log
 from tests.conftest import topic, write_tree
 
@@ -294,7 +294,7 @@ def test_a_full_disk_stops_the_batch_and_recover_finishes_the_step(
     ids = [r.register_id for r in read_log(memory).rows]
     assert ids == ["2026-11-29-01", "2026-11-29-02", "2026-11-29-03"]
     assert not any((memory / f).exists() for f in files)
-    assert not atomic.leftover_temps(memory)
+    assert not temps.leftover_temps(memory)
 
 
 def test_protect_and_unprotect_are_idempotent(memory: Path) -> None:

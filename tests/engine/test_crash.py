@@ -26,9 +26,9 @@ from prune_memory.engine.steps import journal
 from prune_memory.engine.tombstone import Tombstone, parse_tombstone
 from prune_memory.model import INDEX_FILE, MemoryDir
 from prune_memory.procedure.reachability import scan
-from prune_memory.store.atomic import TEMP_SUFFIX
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.pruninglog import read_log
+from prune_memory.store.temps import TEMP_SUFFIX
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKER = Path(__file__).with_name("crash_worker.py")

@@ -22,9 +22,9 @@ from prune_memory.engine.steps import journal
 from prune_memory.engine.tombstone import parse_tombstone
 from prune_memory.model import INDEX_FILE, LOG_FILE, OWN_FILES, TOMBSTONE_DIR
 from prune_memory.state import state_root
-from prune_memory.store.atomic import TEMP_SUFFIX
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.pruninglog import parse_log
+from prune_memory.store.temps import TEMP_SUFFIX
 
 ROOT = Path(__file__).resolve().parents[2]
 

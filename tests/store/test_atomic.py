@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.store import atomic
+from prune_memory.store import atomic, temps
 
 
 def test_writes_and_replaces_whole_files(tmp_path: Path) -> None:
@@ -15,7 +15,7 @@ def test_writes_and_replaces_whole_files(tmp_path: Path) -> None:
     atomic.atomic_write(target, b"first\n")
     atomic.atomic_write(target, b"second\r\n")
     assert target.read_bytes() == b"second\r\n"
-    assert atomic.leftover_temps(tmp_path) == []
+    assert temps.leftover_temps(tmp_path) == []
 
 
 def test_keeps_the_permissions_of_the_file_it_replaces(tmp_path: Path) -> None:
@@ -41,12 +41,12 @@ def test_a_failed_write_leaves_the_old_bytes_and_no_temp_file(
         atomic.atomic_write(target, b"new bytes")
     assert raised.value.errno == code
     assert target.read_bytes() == b"old"
-    assert atomic.leftover_temps(tmp_path) == []
+    assert temps.leftover_temps(tmp_path) == []
 
 
 def test_clean_temps_removes_only_temps_it_noted(tmp_path: Path) -> None:
     ours = tmp_path / f".{'ab' * 16}.pm-tmp"
-    atomic._note_temp(ours)  # what atomic_write does just before it creates the temp
+    temps.note_temp(ours)  # what atomic_write does just before it creates the temp
     ours.write_bytes(b"half")
     lookalikes = [".hidden.md", ".MEMORY.md.1a2b3c4d.pm-tmp", f".{'cd' * 16}.pm-tmp",
                   "notes.pm-tmp"]
@@ -61,7 +61,7 @@ def test_clean_temps_removes_only_temps_it_noted(tmp_path: Path) -> None:
 def test_temp_names_fit_whatever_the_target_name(tmp_path: Path) -> None:
     target = tmp_path / ("x" * 252 + ".md")  # 255 bytes: the longest name there can be
     atomic.atomic_write(target, b"long")
-    assert target.read_bytes() == b"long" and atomic.leftover_temps(tmp_path) == []
+    assert target.read_bytes() == b"long" and temps.leftover_temps(tmp_path) == []
 
 
 def test_remove_file_reports_whether_there_was_one(tmp_path: Path) -> None:
