@@ -50,7 +50,7 @@ check: install
 	$(BIN)/mypy
 
 bench: install
-	$(PY) bench/run_all.py
+	CORPUS=$(CORPUS) $(PY) bench/run_all.py
 
 # The judgment measured on the labelled real-world corpus (a benchmark, not part of `make
 # test`): materialise it from local repository snapshots (MIRROR, see the corpus's

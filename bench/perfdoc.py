@@ -44,6 +44,9 @@ BENCHES = (
      "process per call, 50 KB writes in and out of a memory directory; p50 and p95"),
     ("bench/bench_startup.py", "`prune-memory --help`, `where` and `due` as installed: a "
      "fresh process per call, the median of 20, and the heavy libraries each one loaded"),
+    ("bench/bench_realdir.py", "the whole `prune-memory plan` command on the real corpus "
+     "folders of 100 or more entries (when `make calibrate` has built them; none can be "
+     "bundled), a fresh process per run, the median of five"),
 )
 
 ABOUT = """\

@@ -38,6 +38,7 @@ BENCHES: dict[str, tuple[str, list[str], str]] = {
     "hygiene": ("hygiene.py", [], "hygiene.json"),
     "gate": ("bench_gate.py", [], "bench_gate.json"),
     "startup": ("bench_startup.py", [], "bench_startup.json"),
+    "realdir": ("bench_realdir.py", [], "bench_realdir.json"),
 }
 
 
