@@ -190,6 +190,14 @@ def finished_work(ev: Evidence) -> Decision | None:
         strength=Strength.SHAPE if kind == "completed-work" else Strength.HISTORY)
 
 
+def plan_built(ev: Evidence) -> Decision | None:
+    """A plan whose additions git shows made since: it says "planned" of what exists."""
+    built = ev.kind(C.LOW_UTILITY, "plan-built")
+    return Decision(Action.UPDATE, "6-plan-built", _because(
+        "A plan git shows built since it was written: say what exists now, or withdraw it",
+        built), evidence_class="plan-built", strength=Strength.HISTORY) if built else None
+
+
 def contradiction(ev: Evidence) -> Decision | None:
     found = ev.of(C.CONTRADICTION)
     return Decision(Action.REVIEW, "contradiction", _because(
@@ -241,6 +249,6 @@ def public_reference(ev: Evidence) -> Decision | None:
 
 RULES: tuple[Rule, ...] = (
     protected, secret, poison, overridden_decision, session_log, noise, stale_claims,
-    duplicate, abandoned_strategy, finished_work, session_chatter, contradiction,
+    duplicate, abandoned_strategy, finished_work, plan_built, session_chatter, contradiction,
     near_duplicate, lost_reason, never_persist, low_importance, public_reference,
 )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from prune_memory.model import Action
 from tests.evidence.probes.gitbuild import GitRepo
 from tests.judgment.conftest import Planner, entry_of, memory_file, messages
@@ -121,6 +123,49 @@ def test_a_plan_whose_mentioned_file_changed_is_overtaken_not_done(planner: Plan
         "project_roadmap.md")
     assert (planned.suggested_action, planned.evidence_class) == (Action.WITHDRAW,
                                                                    "plan-overtaken")
+
+
+def _usb_plan(type_: str = "project") -> str:
+    return ("---\nname: USB link\ndescription: Planned feature to share USB devices\n"
+            f"type: {type_}\nmodified: 2026-01-02T00:00:00Z\n---\n"
+            "Add a `UsbLinkManager` class that attaches remote devices over TCP.\n")
+
+
+def test_a_plan_whose_addition_a_later_session_made_is_built(planner: Planner,
+                                                             repo: GitRepo) -> None:
+    """The plan names a type; the file named after it arrived days after the memory was
+    last written: the memory still says "planned" of what exists. A person updates it."""
+    repo.write({"app.py": "x\n"}).commit("start", date="2026-01-01T12:00:00Z")
+    sha = repo.write({"usb_link_manager.py": "class UsbLinkManager: ...\n"}).commit(
+        "Add USB link sharing", date="2026-01-05T12:00:00Z")
+    planned = entry_of(planner({"project_usb.md": _usb_plan()}), "project_usb.md")
+    assert (planned.action, planned.suggested_action, planned.rule) == (
+        Action.REVIEW, Action.UPDATE, "6-plan-built")
+    (built,) = [f for f in planned.findings if f.evidence.get("kind") == "plan-built"]
+    assert built.evidence["commit"] == sha
+    assert "`UsbLinkManager` is `usb_link_manager.py`, added in" in built.message
+
+
+@pytest.mark.parametrize(("added_on", "type_", "files"), [
+    ("2026-01-02T10:00:00Z", "project", {"usb_link_manager.py": "x\n"}),  # same session
+    ("2026-01-05T12:00:00Z", "feedback", {"usb_link_manager.py": "x\n"}),  # a rule
+    ("2026-01-05T12:00:00Z", "project", {"a/usb_link_manager.py": "x\n",  # which one?
+                                         "b/UsbLinkManager.cs": "x\n"}),
+])
+def test_what_does_not_show_a_plan_built(planner: Planner, repo: GitRepo, added_on: str,
+                                         type_: str, files: dict[str, str]) -> None:
+    repo.write({"app.py": "x\n"}).commit("start", date="2026-01-01T12:00:00Z")
+    repo.write(files).commit("Add it", date=added_on)
+    planned = entry_of(planner({"project_usb.md": _usb_plan(type_)}), "project_usb.md")
+    assert planned.rule != "6-plan-built", messages(planned)
+
+
+def test_a_file_that_was_there_before_the_plan_proves_nothing(planner: Planner,
+                                                               repo: GitRepo) -> None:
+    repo.write({"usb_link_manager.py": "x\n"}).commit("start", date="2026-01-01T12:00:00Z")
+    repo.write({"usb_link_manager.py": "y\n"}).commit("Change it", date="2026-01-05T12:00:00Z")
+    planned = entry_of(planner({"project_usb.md": _usb_plan()}), "project_usb.md")
+    assert planned.rule != "6-plan-built", messages(planned)
 
 
 def test_a_stale_current_release_line(planner: Planner, repo: GitRepo) -> None:

@@ -150,6 +150,9 @@ def test_finished_work() -> None:
         Action.REVIEW, Action.WITHDRAW, "6-completed-work", "plan-carried-out")
     overtaken = {"kind": "plan-overtaken"}
     assert decide(ev(C.LOW_UTILITY, evidence=overtaken)).evidence_class == "plan-overtaken"
+    built = {"kind": "plan-built"}  # an update a person writes: never applied alone
+    assert suggestion(ev(C.LOW_UTILITY, evidence=built)) == (
+        Action.REVIEW, Action.UPDATE, "6-plan-built", "plan-built")
 
 
 def test_age_and_absence_never_decide() -> None:
@@ -193,7 +196,8 @@ def test_every_rule_id_is_documented() -> None:
     ids = {"0-protected", "secret", "poison", "5i-overridden-decision", "1-ephemeral",
            "4-stale-subject-gone", "3-duplicate", "4-stale-known-correction", "4-stale-claim",
            "5i-abandoned-strategy", "contradiction", "near-duplicate", "1-never-persist",
-           "6-completed-work", "7-public-reference", "3-compression-loss", "7-low-importance"}
+           "6-completed-work", "6-plan-built", "7-public-reference", "3-compression-loss",
+           "7-low-importance"}
     assert all(f"`{rule_id}`" in doc for rule_id in ids)
-    assert len(RULES) == 17
+    assert len(RULES) == 18
     assert isinstance(decide(ev()), Decision)

@@ -24,6 +24,7 @@ from prune_memory.evidence.probes.pathfacts import (
     present,
     untracked_only,
 )
+from prune_memory.evidence.probes.planbuilt import built_since
 from prune_memory.model import JSON, Entry, FindingCode
 
 KIND = "plan"
@@ -52,7 +53,8 @@ def plan_word(entry: Entry) -> str | None:
 
 
 class PlanProbe:
-    """Finds plans whose named files history deleted or renamed since."""
+    """Finds plans whose named files history deleted or renamed since, or (`planbuilt`)
+    added since."""
 
     code = FindingCode.LOW_UTILITY
 
@@ -68,9 +70,10 @@ class PlanProbe:
             found = fate(path, ctx)
             if found is not None and not untracked_only(found, ctx):
                 done.append((mention.raw, found))
-        if not done:
-            return EMPTY
-        return _carried_out(entry, word, done, ctx)
+        if done:
+            return _carried_out(entry, word, done, ctx)
+        built = built_since(entry, ctx)
+        return _built(entry, word, built) if built else EMPTY
 
 
 def _carried_out(entry: Entry, word: str, done: list[tuple[str, RenameFact | DeletionFact]],
@@ -89,6 +92,21 @@ def _carried_out(entry: Entry, word: str, done: list[tuple[str, RenameFact | Del
                       "commit": steps[0]["commit"], "date": steps[0]["date"]}
     claims = tuple(Claim(KIND, s["path"], Verdict.CONTRADICTED, f"plan target {s['what']}")
                    for s in steps)
+    return ProbeResult(claims, (flag(FindingCode.LOW_UTILITY, message, evidence),))
+
+
+def _built(entry: Entry, word: str, built: list[JSON]) -> ProbeResult:
+    when = entry.written_at[0].date().isoformat()
+    told = "; ".join(
+        (f"`{b['named']}` is `{b['path']}`," if b["named"].strip("`") != b["path"]
+         else f"`{b['path']}`") + f" added in {b['short']} on {b['date']}" for b in built[:3])
+    more = f"; and {len(built) - 3} more" if len(built) > 3 else ""
+    message = (f"a plan (its title says {word!r}) that git shows built since it was last "
+               f"written ({when}): {told}{more}")
+    evidence: JSON = {"kind": "plan-built", "plan_word": word, "written": when,
+                      "built": built, "commit": built[0]["commit"], "date": built[0]["date"]}
+    claims = tuple(Claim(KIND, b["path"], Verdict.CONTRADICTED, "planned, added since")
+                   for b in built)
     return ProbeResult(claims, (flag(FindingCode.LOW_UTILITY, message, evidence),))
 
 
