@@ -15,7 +15,8 @@ from prune_memory.model import Finding, FindingCode
 # (`automation.MEASURED`) and any the user trusts in the config (`[automation] trust`).
 EVIDENCE_CLASSES = frozenset({
     "path-renamed", "path-deleted", "lone-name-moved", "tracked-not-ignored",
-    "line-count-drift", "count-drift", "release-drift", "version-drift", "tool-replaced",
+    "line-count-drift", "enum-drift", "count-drift", "release-drift", "version-drift",
+    "tool-replaced",
     "state-drift", "name-drift", "subject-deleted", "subject-closed", "plan-carried-out",
     "plan-overtaken", "plan-built",
     "completed-work", "session-log", "session-chatter", "noise", "never-persist",
@@ -31,6 +32,7 @@ EVIDENCE_WORDS = {
     "lone-name-moved": "a file of that name found elsewhere in the repo",
     "tracked-not-ignored": "a file it calls ignored that git tracks",
     "line-count-drift": "the file's line count as it is now",
+    "enum-drift": "the enum's members as the code defines them now",
     "count-drift": "a different count in the repo",
     "prose-count-drift": "a recount of what its prose counts",
     "release-drift": "a newer tagged release",
@@ -94,6 +96,8 @@ def drift_class(finding: Finding) -> str:
     if code is FindingCode.COUNT_DRIFT:
         if ev.get("kind") == "line-count":
             return "line-count-drift"
+        if ev.get("kind") == "enum-members":
+            return "enum-drift"
         return "prose-count-drift" if ev.get("kind") == "prose-count" else "count-drift"
     if code is FindingCode.VERSION_DRIFT:
         if ev.get("kind") == "release":

@@ -168,6 +168,21 @@ def test_a_file_that_was_there_before_the_plan_proves_nothing(planner: Planner,
     assert planned.rule != "6-plan-built", messages(planned)
 
 
+def test_an_enum_that_gained_a_member_since_the_memory_listed_it(planner: Planner,
+                                                                   repo: GitRepo) -> None:
+    """The code defines three members; the memory lists two. The fix is known, but the
+    class is not measured enough to act alone: a person accepts it."""
+    repo.write({"Config.cs": "enum ServerEnv\n{\n    Local,\n    Tailnet,\n    Dev\n}\n"}
+               ).commit("Add the tailnet server")
+    plan = planner({"structure.md": memory_file("structure", "- `ServerEnv` enum: Local, Dev"),
+                    "env.md": memory_file("env", "The `ServerEnv` enum has three values.")})
+    planned = entry_of(plan, "structure.md")
+    assert (planned.action, planned.suggested_action, planned.evidence_class) == (
+        Action.REVIEW, Action.UPDATE, "enum-drift")
+    assert "not listed: Tailnet" in messages(planned)
+    assert entry_of(plan, "env.md").action is Action.KEEP
+
+
 def test_a_stale_current_release_line(planner: Planner, repo: GitRepo) -> None:
     repo.write({"CHANGELOG.md": "# Changes\n\n## [3.1.0] - 2026-04-09\n\n## [2.0.0]\n"}).commit(
         "release 3.1.0")

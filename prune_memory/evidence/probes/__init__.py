@@ -6,6 +6,7 @@ from prune_memory.evidence.probes.base import Probe
 from prune_memory.evidence.probes.compression import CompressionProbe
 from prune_memory.evidence.probes.counts import CountProbe
 from prune_memory.evidence.probes.decisions import DecisionProbe
+from prune_memory.evidence.probes.enums import EnumProbe
 from prune_memory.evidence.probes.linecounts import LineCountProbe
 from prune_memory.evidence.probes.names import NameProbe
 from prune_memory.evidence.probes.paths import PathProbe
@@ -18,6 +19,6 @@ from prune_memory.evidence.probes.versions import VersionProbe
 
 def default_probes() -> tuple[Probe, ...]:
     """Every built-in probe, in the order the procedure lists the drifts."""
-    return (CountProbe(), LineCountProbe(), PathProbe(), PlanProbe(), StateProbe(),
-            DecisionProbe(), VersionProbe(), ReleaseProbe(), NameProbe(), ProseCountProbe(),
-            CompressionProbe())
+    return (CountProbe(), LineCountProbe(), EnumProbe(), PathProbe(), PlanProbe(),
+            StateProbe(), DecisionProbe(), VersionProbe(), ReleaseProbe(), NameProbe(),
+            ProseCountProbe(), CompressionProbe())

@@ -34,6 +34,18 @@ def commit_fields(ctx: ProbeContext, commit_id: str | None) -> JSON:
             "subject": commit.subject}
 
 
+def last_change(path: str, ctx: ProbeContext) -> JSON | None:
+    """commit / short / date / subject of the last commit that changed `path`."""
+    def build() -> dict[str, str]:
+        table: dict[str, str] = {}
+        for commit in ctx.facts.history:  # oldest first: the newest change wins
+            for change in commit.changes:
+                table[change.path] = commit.info.sha
+        return table
+    sha = ctx.memo("evidence.last-change", build).get(path)
+    return commit_fields(ctx, sha) if sha else None
+
+
 def said(memory_says: Any, repo_says: Any, **extra: Any) -> JSON:
     """The two sides of a finding, plus whatever else the probe knows."""
     return {"memory_says": memory_says, "claim": memory_says, "repo_says": repo_says, **extra}

@@ -21,7 +21,7 @@ from prune_memory.evidence.probes.base import (
     Verdict,
     flag,
 )
-from prune_memory.evidence.probes.evidence import commit_fields, said
+from prune_memory.evidence.probes.evidence import last_change, said
 from prune_memory.evidence.probes.pathfacts import present, suffixes, unique
 from prune_memory.model import Entry, FindingCode
 
@@ -125,7 +125,7 @@ def _close(stated: int, actual: int) -> bool:
 def _verdict(claim: SizeClaim, actual: int, path: str, ctx: ProbeContext) -> ProbeResult:
     if _close(claim.number, actual):
         return ProbeResult((Claim(KIND, claim.raw, Verdict.CONFIRMED, f"{actual} lines"),))
-    change = _last_change(path, ctx)
+    change = last_change(path, ctx)
     since = f"; it last changed in {change['short']} on {change['date']}" if change else ""
     message = (f"says `{claim.file}` has {claim.number_text} lines, but `{path}` has "
                f"{actual} now (wc -l){since}")
@@ -139,17 +139,3 @@ def _verdict(claim: SizeClaim, actual: int, path: str, ctx: ProbeContext) -> Pro
 
 def _like(sample: str, value: int) -> str:
     return f"{value:,}" if "," in sample else str(value)
-
-
-def _last_change(path: str, ctx: ProbeContext) -> dict[str, object] | None:
-    last = ctx.memo("lines.last-change", lambda: _last_changes(ctx))
-    sha = last.get(path)
-    return commit_fields(ctx, sha) if sha else None
-
-
-def _last_changes(ctx: ProbeContext) -> dict[str, str]:
-    table: dict[str, str] = {}
-    for commit in ctx.facts.history:  # oldest first: the newest change wins
-        for change in commit.changes:
-            table[change.path] = commit.info.sha
-    return table
