@@ -19,7 +19,10 @@ from pathlib import Path
 MAX_BYTES = 1_000_000
 MAX_MEMBERS = 200
 _IDENT = re.compile(r"[A-Za-z_]\w*")
-_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/|#[^\n]*", re.DOTALL)
+# A comment runs to its end, or to the end of the text when never closed (so no opening is
+# scanned twice).
+_COMMENTS = re.compile(r"//[^\n]*|/\*.*?(?:\*/|\Z)|#[^\n]*", re.DOTALL)
+BODY_MAX = 64 * 1024  # an enum's body is a few lines; the rest of a file is not read
 _ATTRIBUTES = re.compile(r"\[[^\]]*\]|@\w+(?:\([^)]*\))?")
 _PY_MEMBER = re.compile(r"^(?P<indent>[ \t]+)(?P<name>[A-Za-z_]\w*)\s*(?::[^=\n]*)?=")
 
@@ -99,7 +102,7 @@ def _braced_members(text: str) -> tuple[str, ...] | None:
         return None
     depth, parts = 0, []
     current: list[str] = []
-    for char in _COMMENTS.sub(" ", text[start + 1:]):
+    for char in _COMMENTS.sub(" ", text[start + 1:start + 1 + BODY_MAX]):
         if char in "{([":
             depth += 1
         elif char in "})]":

@@ -24,17 +24,23 @@ from prune_memory.evidence.probes.base import (
 )
 from prune_memory.evidence.probes.enumdefs import EnumDef, enum_definitions
 from prune_memory.evidence.probes.evidence import last_change, said
+from prune_memory.matching.regexgate import GatedPattern
 from prune_memory.model import Entry, FindingCode
 
 KIND = "enum-members"
-_MEMBER = r"`?[A-Za-z_]\w*`?"
-_SEPARATOR = r"\s*(?:,\s*(?:and\s+|or\s+)?|/|\|\s*|\s+and\s+|\s+or\s+)\s*"
-_LIST = rf"(?P<list>{_MEMBER}(?:{_SEPARATOR}{_MEMBER})+)"
-_NAMED = r"(?:`(?P<name>[A-Z]\w*)`\s+enum(?:eration)?|enum(?:eration)?\s+`(?P<name2>[A-Z]\w*)`)"
-_CLAIM = re.compile(
-    rf"{_NAMED}\s*(?:(?:has|with|holds)\s+(?:(?:the\s+)?(?:values?|members?|cases?)\s*)?)?"
-    rf"(?:(?:values?|members?|cases?)\s*)?(?::|=|—|–|-)?\s*"
-    rf"(?:{_LIST}(?=\s*(?:[.;)\n]|$))|(?P<count>{NUMBER})\s+(?:values|members|cases|states|options))",
+# Possessive runs (Python 3.11+) keep every part linear: no run of blanks is tried twice.
+_MEMBER = r"`?[A-Za-z_]\w*+`?"
+_SEPARATOR = (r"[ \t]*+(?:,[ \t]*+(?:(?:and|or)[ \t]++)?|/[ \t]*+|\|[ \t]*+"
+              r"|(?<=[ \t])(?:and|or)[ \t]++)")
+_LIST = rf"(?P<list>{_MEMBER}(?:{_SEPARATOR}{_MEMBER})++)"
+_NAMED = (r"(?:`(?P<name>[A-Z]\w*+)`[ \t]++enum(?:eration)?"
+          r"|enum(?:eration)?[ \t]++`(?P<name2>[A-Z]\w*+)`)")
+_NOUN = r"(?:values?|members?|cases?)"
+_CLAIM = GatedPattern(
+    rf"{_NAMED}[ \t]*+(?:(?:has|with|holds)[ \t]++(?:the[ \t]++)?)?(?:{_NOUN}[ \t]*+)?"
+    rf"(?:[:=—–-][ \t]*+)?"
+    rf"(?:{_LIST}(?=[ \t]*+(?:[.;)\n]|$))"
+    rf"|(?P<count>{NUMBER})[ \t]++(?:values|members|cases|states|options))",
     re.IGNORECASE)
 _PARTIAL = re.compile(r"\b(?:e\.g|eg|such as|including|includes|among|like|etc)\b|…|\.\.\.",
                       re.IGNORECASE)

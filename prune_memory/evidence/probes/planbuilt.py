@@ -22,8 +22,9 @@ from prune_memory.model import JSON, Entry
 
 LATER_SESSION = timedelta(days=1)
 NOT_PLANS = frozenset({"feedback", "user"})
-# A type name in backticks: `UsbLinkManager`, `HTTPServer` (at least one lower-case letter).
-_TYPE_NAME = re.compile(r"`([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*)`")
+# A type name in backticks: `UsbLinkManager`, `HTTPServer` (one lower-case letter at least,
+# checked apart: one run of letters, never tried two ways).
+_TYPE_NAME = re.compile(r"`([A-Z][A-Za-z0-9]*+)`")
 _WORD_START = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
@@ -51,6 +52,8 @@ def _named_files(entry: Entry, ctx: ProbeContext) -> Iterator[tuple[str, str]]:
             yield mention.raw, mention.path
     stems = ctx.memo("plan.stems", lambda: _tracked_by_stem(ctx))
     for name in dict.fromkeys(_TYPE_NAME.findall(entry.body)):
+        if name.isupper() or name.isdigit():
+            continue
         words = _WORD_START.sub("_", name).lower()
         paths = {p for key in (words, words.replace("_", "-"), name.lower())
                  for p in stems.get(key, ())}
