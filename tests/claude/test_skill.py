@@ -10,6 +10,7 @@ import yaml
 
 from prune_memory.claude.settings import Scope
 from prune_memory.claude.skill import install_skill, skill_file
+from prune_memory.procedure import rules as rules_module
 from prune_memory.resources import read_template
 
 NOW = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
@@ -52,11 +53,23 @@ def test_the_skill_names_every_command_the_review_needs() -> None:
         assert command in text, command
 
 
+def test_the_skill_names_every_rule_the_decision_tree_can_choose() -> None:
+    """A rule the skill never names is a group of proposals Claude would not walk."""
+    source = Path(rules_module.__file__).read_text(encoding="utf-8")
+    chosen = set(re.findall(r'Decision\(Action\.[A-Z_]+, "([^"]+)"', source)) - {"0-protected"}
+    assert len(chosen) > 10
+    text = read_template("SKILL.md")
+    assert [rule for rule in sorted(chosen) if f"`{rule}`" not in text] == []
+
+
 def test_the_skill_walks_the_rules_in_the_procedures_order() -> None:
     text = read_template("SKILL.md")
-    rules = ["1-ephemeral", "2-failed-fidelity", "3-duplicate", "4-stale-known-correction",
-             "5-low-fidelity", "6-completed-work", "7-public-reference",
-             "5i-abandoned-strategy", "near-duplicate"]
+    rules = ["1-ephemeral", "1-never-persist", "3-duplicate", "3-compression-loss",
+             "4-stale-known-correction", "4-stale-claim", "4-stale-subject-gone",
+             "5i-abandoned-strategy", "5i-overridden-decision", "6-completed-work",
+             "6-plan-built", "7-public-reference", "7-low-importance", "secret",
+             "near-duplicate", "contradiction", "poison"]
     positions = [text.index(f"`{rule}`") for rule in rules]
     assert positions == sorted(positions)
+    assert "`suggested_action`" in text
     assert re.search(r"[Nn]ever edit, move or delete files in the memory directory", text)
