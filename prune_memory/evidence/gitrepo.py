@@ -196,6 +196,29 @@ def ignored_paths(root: Path | None, paths: list[str]) -> frozenset[str]:
     return frozenset(p for p in done.stdout.decode("utf-8", "replace").split("\0") if p)
 
 
+def grep_lines(root: Path | None, patterns: list[str]) -> list[tuple[str, int, str]]:
+    """(path, line number, line) of every tracked text line matching one of the extended
+    regexes `patterns`, in one `git grep`; nothing when git gives no answer."""
+    if root is None or not patterns:
+        return []
+    argv = ["git", "grep", "-n", "-I", "-E", "--no-color"]
+    for pattern in patterns:
+        argv += ["-e", pattern]
+    try:
+        done = subprocess.run(argv, cwd=root, capture_output=True, timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    if done.returncode not in (0, 1):  # 1: no line matched; anything else: no answer
+        return []
+    out: list[tuple[str, int, str]] = []
+    for raw in done.stdout.decode("utf-8", "replace").splitlines():
+        path, _, rest = raw.partition(":")
+        number, _, text = rest.partition(":")
+        if number.isdigit():
+            out.append((path, int(number), text))
+    return out
+
+
 def strip_credentials(url: str) -> str:
     """A remote URL without any `user:token@` part, so no secret reaches a finding."""
     return re.sub(r"^([a-zA-Z][a-zA-Z0-9+.-]*://)[^/@]*@", r"\1", url)

@@ -11,10 +11,11 @@ cannot follow, gives no answer rather than a guess.
 from __future__ import annotations
 
 import re
-import subprocess
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+from prune_memory.evidence.gitrepo import grep_lines
 
 MAX_BYTES = 1_000_000
 MAX_MEMBERS = 200
@@ -53,24 +54,11 @@ def _grep(root: Path, names: list[str]) -> list[tuple[str, int, str]]:
     """(path, line, name) of each line that opens one of `names`, in one `git grep`."""
     group = "|".join(names)
     end = "([^A-Za-z0-9_]|$)"
-    argv = ["git", "grep", "-n", "-I", "-E", "--no-color",
-            "-e", rf"enum[[:space:]]+((class|struct)[[:space:]]+)?({group}){end}",
-            "-e", rf"class[[:space:]]+({group})[[:space:]]*\([^)]*Enum"]
-    try:
-        done = subprocess.run(argv, cwd=root, capture_output=True, timeout=60, check=False)
-    except (OSError, subprocess.TimeoutExpired):
-        return []
-    if done.returncode not in (0, 1):
-        return []
+    lines = grep_lines(root, [rf"enum[[:space:]]+((class|struct)[[:space:]]+)?({group}){end}",
+                              rf"class[[:space:]]+({group})[[:space:]]*\([^)]*Enum"])
     opener = re.compile(rf"\b(?:enum\s+(?:(?:class|struct)\s+)?|class\s+)({group})\b")
-    out: list[tuple[str, int, str]] = []
-    for raw in done.stdout.decode("utf-8", "replace").splitlines():
-        path, _, rest = raw.partition(":")
-        number, _, text = rest.partition(":")
-        match = opener.search(text)
-        if match and number.isdigit():
-            out.append((path, int(number), match.group(1)))
-    return out
+    return [(path, number, match.group(1)) for path, number, text in lines
+            if (match := opener.search(text))]
 
 
 def _read(root: Path, path: str, line: int, name: str) -> EnumDef | None:
