@@ -194,7 +194,7 @@ def plan_built(ev: Evidence) -> Decision | None:
     """A plan whose additions git shows made since: it says "planned" of what exists."""
     built = ev.kind(C.LOW_UTILITY, "plan-built")
     return Decision(Action.UPDATE, "6-plan-built", _because(
-        "A plan git shows built since it was written: say what exists now, or withdraw it",
+        "Built since it was planned: say what exists now, or withdraw it",
         built), evidence_class="plan-built", strength=Strength.HISTORY) if built else None
 
 
