@@ -9,7 +9,6 @@ the working tree (`enumdefs`). A list the memory marks as partial ("e.g.", "such
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from prune_memory.analysis.text import NUMBER, parse_number
@@ -23,7 +22,7 @@ from prune_memory.evidence.probes.base import (
     flag,
 )
 from prune_memory.evidence.probes.enumdefs import EnumDef, enum_definitions
-from prune_memory.evidence.probes.evidence import last_change, said
+from prune_memory.evidence.probes.evidence import last_commit_on, said
 from prune_memory.matching.regexgate import GatedPattern
 from prune_memory.model import Entry, FindingCode
 
@@ -61,10 +60,17 @@ class EnumProbe:
     code = FindingCode.COUNT_DRIFT
 
     def check(self, entry: Entry, ctx: ProbeContext) -> ProbeResult:
-        claims = enum_claims(entry.text)
-        if not claims or not ctx.facts.available or ctx.facts.root is None:
+        root = ctx.facts.root
+        if not ctx.facts.available or root is None:
             return EMPTY
-        defs = ctx.memo("enums.definitions", lambda: _all_definitions(ctx))
+        # Every memory's claims, read once: one `git grep` then finds every enum they name.
+        by_file = ctx.memo("enums.claims", lambda: {
+            e.file: found for e in ctx.memdir.entries if (found := enum_claims(e.text))})
+        claims = by_file.get(entry.file, [])
+        if not claims:
+            return EMPTY
+        defs = ctx.memo("enums.definitions", lambda: enum_definitions(
+            root, {c.name for found in by_file.values() for c in found}))
         result = EMPTY
         for claim in claims:
             found = defs.get(claim.name)
@@ -90,12 +96,6 @@ def enum_claims(text: str) -> list[EnumClaim]:
     return out
 
 
-def _all_definitions(ctx: ProbeContext) -> Mapping[str, EnumDef]:
-    """Every enum any memory names, found in one `git grep` for the whole pass."""
-    names = {c.name for e in ctx.memdir.entries for c in enum_claims(e.text)}
-    return enum_definitions(ctx.facts.root, names) if ctx.facts.root is not None else {}
-
-
 def _verdict(claim: EnumClaim, found: EnumDef, ctx: ProbeContext) -> ProbeResult:
     actual = found.members
     where = f"`{found.path}`:{found.line}"
@@ -105,10 +105,11 @@ def _verdict(claim: EnumClaim, found: EnumDef, ctx: ProbeContext) -> ProbeResult
         told = f"says `{claim.name}` has {claim.count} members; {where} has {len(actual)}"
         return _drift(claim, found, told, None, ctx)
     said_set = {m.casefold() for m in claim.listed}
-    if said_set == {m.casefold() for m in actual}:
+    code_set = {m.casefold() for m in actual}
+    if said_set == code_set:
         return ProbeResult((Claim(KIND, claim.raw, Verdict.CONFIRMED, ", ".join(actual)),))
     missing = [m for m in actual if m.casefold() not in said_set]
-    gone = [m for m in claim.listed if m.casefold() not in {a.casefold() for a in actual}]
+    gone = [m for m in claim.listed if m.casefold() not in code_set]
     parts = ([f"not listed: {', '.join(missing)}"] if missing else []) + \
         ([f"no longer members: {', '.join(gone)}"] if gone else [])
     told = (f"lists `{claim.name}` as {', '.join(claim.listed)}; {where} has "
@@ -120,7 +121,7 @@ def _verdict(claim: EnumClaim, found: EnumDef, ctx: ProbeContext) -> ProbeResult
 
 def _drift(claim: EnumClaim, found: EnumDef, told: str, fix: Correction | None,
            ctx: ProbeContext) -> ProbeResult:
-    change = last_change(found.path, ctx)
+    change = last_commit_on(found.path, ctx)
     if change:
         told += f"; the file last changed in {change['short']} on {change['date']}"
     evidence = said(claim.raw, list(found.members), kind=KIND, enum=claim.name,

@@ -34,7 +34,7 @@ def commit_fields(ctx: ProbeContext, commit_id: str | None) -> JSON:
             "subject": commit.subject}
 
 
-def last_change(path: str, ctx: ProbeContext) -> JSON | None:
+def last_commit_on(path: str, ctx: ProbeContext) -> JSON | None:
     """commit / short / date / subject of the last commit that changed `path`."""
     def build() -> dict[str, str]:
         table: dict[str, str] = {}

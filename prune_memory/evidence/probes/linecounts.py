@@ -21,7 +21,7 @@ from prune_memory.evidence.probes.base import (
     Verdict,
     flag,
 )
-from prune_memory.evidence.probes.evidence import last_change, said
+from prune_memory.evidence.probes.evidence import last_commit_on, said
 from prune_memory.evidence.probes.pathfacts import present, suffixes, unique
 from prune_memory.model import Entry, FindingCode
 
@@ -125,7 +125,7 @@ def _close(stated: int, actual: int) -> bool:
 def _verdict(claim: SizeClaim, actual: int, path: str, ctx: ProbeContext) -> ProbeResult:
     if _close(claim.number, actual):
         return ProbeResult((Claim(KIND, claim.raw, Verdict.CONFIRMED, f"{actual} lines"),))
-    change = last_change(path, ctx)
+    change = last_commit_on(path, ctx)
     since = f"; it last changed in {change['short']} on {change['date']}" if change else ""
     message = (f"says `{claim.file}` has {claim.number_text} lines, but `{path}` has "
                f"{actual} now (wc -l){since}")
