@@ -16,6 +16,7 @@ from prune_memory.procedure.snapshot import Snapshot, take_snapshot
 from prune_memory.store import atomic, temps
 from prune_memory.store.pruninglog import read_log
 from tests.conftest import topic, write_tree
+from tests.faults import record_file_ops
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 INDEX = ("# Memory\n\n## Project\n- [Auth](project_auth.md) — login flow\n"
@@ -45,14 +46,7 @@ def test_withdraw_writes_tombstone_then_index_then_row_then_removes(
         memory: Path, snap: Snapshot, monkeypatch: pytest.MonkeyPatch) -> None:
     original = (memory / "project_ci.md").read_bytes()
     order: list[str] = []
-    real_write, real_remove = atomic.atomic_write, atomic.remove_file
-    real_rewrite = atomic.rewrite
-    monkeypatch.setattr(atomic, "atomic_write",
-                        lambda p, d: (order.append(f"write {p.name}"), real_write(p, d))[1])
-    monkeypatch.setattr(atomic, "rewrite",
-                        lambda p, c: (order.append(f"write {p.name}"), real_rewrite(p, c))[1])
-    monkeypatch.setattr(atomic, "remove_file",
-                        lambda p: (order.append(f"remove {p.name}"), real_remove(p))[1])
+    record_file_ops(monkeypatch, order)
     result = apply.withdraw(memory, WithdrawRequest("project_ci.md", "CI moved to Actions",
                                                     "4-stale-subject-gone"), snapshot=snap,
                             now=NOW)
@@ -310,18 +304,26 @@ def test_protect_and_unprotect_are_idempotent(memory: Path) -> None:
     assert (memory / "pruning-log.md").read_bytes() == log
 
 
-def test_a_pointer_s_sub_bullets_leave_and_come_back_with_it(tmp_path: Path) -> None:
-    """Real indexes hang details under a pointer; withdrawing the memory takes them too
-    (they describe it), and restore puts every byte of the index back."""
-    index = ("# Memory\n- [CI](project_ci.md) — pipeline\n  - runs on every push\n"
-             "    - and nightly\n- [Auth](project_auth.md) — sessions\n  - cookie signing\n")
+@pytest.mark.parametrize(("index", "after"), [
+    # Real indexes hang details under a pointer; withdrawing the memory takes them too
+    # (they describe it), and restore puts every byte of the index back.
+    ("# Memory\n- [CI](project_ci.md) — pipeline\n  - runs on every push\n"
+     "    - and nightly\n- [Auth](project_auth.md) — sessions\n  - cookie signing\n",
+     "# Memory\n- [Auth](project_auth.md) — sessions\n  - cookie signing\n"),
+    # `  - see above` under two pointers: withdrawing one takes its copy, and restore puts
+    # that copy back under it, though the same text still stands under the other.
+    ("# Memory\n- [CI](project_ci.md) — pipeline\n  - see above\n"
+     "- [Auth](project_auth.md) — sessions\n  - see above\n",
+     "# Memory\n- [Auth](project_auth.md) — sessions\n  - see above\n"),
+], ids=["sub-bullets", "sub-item-also-elsewhere"])
+def test_a_pointer_s_sub_items_leave_and_come_back_with_it(tmp_path: Path, index: str,
+                                                          after: str) -> None:
     memory = write_tree(tmp_path / "memory", {
         "MEMORY.md": index, "project_ci.md": topic("ci", "CI runs checks."),
         "project_auth.md": topic("auth", "Sessions live in cookies.")})
     snap = take_snapshot(memory, NOW)
     apply.withdraw(memory, WithdrawRequest("project_ci.md", "x"), snapshot=snap, now=NOW)
-    assert (memory / "MEMORY.md").read_text() == (
-        "# Memory\n- [Auth](project_auth.md) — sessions\n  - cookie signing\n")
+    assert (memory / "MEMORY.md").read_text() == after
     apply.restore(memory, "2026-11-29-01", now=NOW)
     assert (memory / "MEMORY.md").read_text() == index
 
@@ -347,19 +349,3 @@ def test_a_line_appended_while_an_update_is_written_is_kept(
                            snapshot=snap, now=NOW)
     text = target.read_bytes()
     assert b"GitHub Actions builds" in text and text.endswith(added)
-
-
-def test_a_sub_item_whose_text_stands_elsewhere_comes_back_too(tmp_path: Path) -> None:
-    """`  - see above` under two pointers: withdrawing one takes its copy, and restore puts
-    that copy back under it, though the same text still stands under the other."""
-    index = ("# Memory\n- [CI](project_ci.md) — pipeline\n  - see above\n"
-             "- [Auth](project_auth.md) — sessions\n  - see above\n")
-    memory = write_tree(tmp_path / "memory", {
-        "MEMORY.md": index, "project_ci.md": topic("ci", "CI runs checks."),
-        "project_auth.md": topic("auth", "Sessions live in cookies.")})
-    snap = take_snapshot(memory, NOW)
-    apply.withdraw(memory, WithdrawRequest("project_ci.md", "x"), snapshot=snap, now=NOW)
-    assert (memory / "MEMORY.md").read_text() == (
-        "# Memory\n- [Auth](project_auth.md) — sessions\n  - see above\n")
-    apply.restore(memory, "2026-11-29-01", now=NOW)
-    assert (memory / "MEMORY.md").read_text() == index

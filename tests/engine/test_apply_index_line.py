@@ -17,10 +17,10 @@ from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.model import INDEX_FILE, Entry, EntryKind, FindingCode
 from prune_memory.procedure.reachability import scan
 from prune_memory.procedure.snapshot import Snapshot, take_snapshot
-from prune_memory.store import atomic
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.pruninglog import read_log
 from tests.conftest import topic, write_tree
+from tests.faults import record_file_ops
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 TOPICS = {"project_auth.md": topic("auth", "JWT in cookies", description="Auth uses JWT"),
@@ -105,14 +105,7 @@ def test_a_batch_of_every_fact_then_restores_in_any_order(tmp_path: Path, shape:
 def test_tombstone_row_and_order_of_writes(memory: Path, snap: Snapshot,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     order: list[str] = []
-    real_write, real_remove = atomic.atomic_write, atomic.remove_file
-    real_rewrite = atomic.rewrite
-    monkeypatch.setattr(atomic, "atomic_write",
-                        lambda p, d: (order.append(f"write {p.name}"), real_write(p, d))[1])
-    monkeypatch.setattr(atomic, "rewrite",
-                        lambda p, c: (order.append(f"write {p.name}"), real_rewrite(p, c))[1])
-    monkeypatch.setattr(atomic, "remove_file",
-                        lambda p: (order.append(f"remove {p.name}"), real_remove(p))[1])
+    record_file_ops(monkeypatch, order)
     result = apply.withdraw(memory, request(fact(memory, "MEMORY.md#L5"), "only true once"),
                             snapshot=snap, now=NOW)
     assert [s for s in order if not s.split()[1].startswith("step-")] == [

@@ -29,6 +29,7 @@ from prune_memory.procedure.reachability import scan
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.pruninglog import read_log
 from prune_memory.store.temps import TEMP_SUFFIX
+from tests.faults import Killed, die_after
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKER = Path(__file__).with_name("crash_worker.py")
@@ -179,27 +180,6 @@ def test_a_batch_left_alone_finishes(tmp_path: Path) -> None:
     shutil.rmtree(root)
 
 
-class Killed(BaseException):
-    """Stands in for SIGKILL at an exact point: nothing after it runs."""
-
-
-def _die_after(monkeypatch: pytest.MonkeyPatch, budget: int) -> None:
-    """Let `budget` file operations through, then 'kill' the process at the next one."""
-    from prune_memory.store import atomic
-
-    calls = {"n": 0}
-    write, remove, rewrite = atomic.atomic_write, atomic.remove_file, atomic.rewrite
-
-    def gate() -> None:
-        calls["n"] += 1
-        if calls["n"] > budget:
-            raise Killed
-
-    monkeypatch.setattr(atomic, "atomic_write", lambda p, d: (gate(), write(p, d))[1])
-    monkeypatch.setattr(atomic, "rewrite", lambda p, c: (gate(), rewrite(p, c))[1])
-    monkeypatch.setattr(atomic, "remove_file", lambda p: (gate(), remove(p))[1])
-
-
 @pytest.mark.parametrize("op", ["withdraw", "withdraw+inoculate", "restore", "update"])
 def test_every_crash_point_of_a_step_recovers(tmp_path: Path, op: str,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
@@ -216,7 +196,7 @@ def test_every_crash_point_of_a_step_recovers(tmp_path: Path, op: str,
         if op == "restore":
             apply.withdraw(root, WithdrawRequest("b.md", "x"), snapshot=snap, now=now)
         with monkeypatch.context() as patch:
-            _die_after(patch, budget)
+            die_after(patch, budget)
             try:
                 if op == "restore":
                     apply.restore(root, "2026-11-29-01", now=now)
@@ -288,7 +268,7 @@ def test_a_file_edited_between_crash_and_recover_is_kept(
     build_small(root)
     snap = take_snapshot(root, now)
     with monkeypatch.context() as patch:
-        _die_after(patch, budget)  # journal, tombstone[, index, register row], then killed
+        die_after(patch, budget)  # journal, tombstone[, index, register row], then killed
         with pytest.raises(Killed):
             apply.withdraw(root, WithdrawRequest("b.md", "x"), snapshot=snap, now=now)
     (root / "b.md").write_bytes(b"edited by Claude Code meanwhile\n")
@@ -328,7 +308,7 @@ def test_every_crash_point_of_a_batch_recovers(tmp_path: Path,
                                         b"- [K](kept.md) k\n")
         snap = take_snapshot(root, now)
         with monkeypatch.context() as patch:
-            _die_after(patch, budget)
+            die_after(patch, budget)
             try:
                 apply.withdraw_many(root, [WithdrawRequest(f, "x") for f in going],
                                     snapshot=snap, now=now)

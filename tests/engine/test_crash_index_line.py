@@ -21,7 +21,8 @@ from prune_memory.procedure.snapshot import take_snapshot
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.pruninglog import read_log
 from prune_memory.store.temps import TEMP_SUFFIX
-from tests.engine.test_crash import Killed, _die_after, run_trial
+from tests.engine.test_crash import run_trial
+from tests.faults import Killed, die_after
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 INDEX = b"# M\r\n- [A](a.md) a\r\n- Deploys go out on Tuesdays\r\n- [B](b.md) b\r\n- last"
@@ -89,7 +90,7 @@ def test_every_crash_point_recovers(tmp_path: Path, op: str,
         if op == "restore":
             run_op(root, "withdraw")
         with monkeypatch.context() as patch:
-            _die_after(patch, budget)
+            die_after(patch, budget)
             try:
                 run_op(root, op)
                 finished = True
@@ -112,7 +113,7 @@ def test_a_line_edited_between_crash_and_recover(tmp_path: Path, monkeypatch: py
     build(root)
     snap = take_snapshot(root, NOW)
     with monkeypatch.context() as patch:
-        _die_after(patch, budget)
+        die_after(patch, budget)
         with pytest.raises(Killed):
             apply.withdraw(root, WithdrawRequest(FILE, "x"), snapshot=snap, now=NOW)
     edited = INDEX.replace(b"Tuesdays", b"Wednesdays")

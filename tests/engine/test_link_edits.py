@@ -20,6 +20,7 @@ from prune_memory.engine.edits.wikilinks import (
 )
 from prune_memory.procedure.snapshot import take_snapshot
 from tests.conftest import topic, write_tree
+from tests.faults import survives
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 HUB = "See [[auth]] and [[ci|the CI notes]], then [[auth#tokens]] again.\n"
@@ -84,33 +85,6 @@ def test_the_edit_record_replays_and_reverts_exactly(memory: Path) -> None:
     assert (memory / "project_hub.md").read_bytes() == before
 
 
-class Killed(BaseException):
-    """Stands in for SIGKILL at an exact point: nothing after it runs."""
-
-
-def killed_withdrawal(memory: Path, budget: int, monkeypatch: pytest.MonkeyPatch) -> bool:
-    from prune_memory.store import atomic
-
-    calls = {"n": 0}
-    write, remove = atomic.atomic_write, atomic.remove_file
-
-    def gate() -> None:
-        calls["n"] += 1
-        if calls["n"] > budget:
-            raise Killed
-
-    snap = take_snapshot(memory, NOW)
-    with monkeypatch.context() as patch:
-        patch.setattr(atomic, "atomic_write", lambda p, d: (gate(), write(p, d))[1])
-        patch.setattr(atomic, "remove_file", lambda p: (gate(), remove(p))[1])
-        try:
-            apply.withdraw(memory, WithdrawRequest("project_auth.md", "x"), snapshot=snap,
-                           now=NOW)
-        except Killed:
-            return False
-    return True
-
-
 def test_a_withdrawal_killed_anywhere_leaves_links_and_file_in_step(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for budget in range(30):
@@ -119,7 +93,10 @@ def test_a_withdrawal_killed_anywhere_leaves_links_and_file_in_step(
                             "project_auth.md": topic("auth", "JWT"),
                             "project_hub.md": topic("hub", HUB)})
         hub = (memory / "project_hub.md").read_bytes()
-        finished = killed_withdrawal(memory, budget, monkeypatch)
+        snap = take_snapshot(memory, NOW)
+        finished = survives(lambda: apply.withdraw(
+            memory, WithdrawRequest("project_auth.md", "x"), snapshot=snap, now=NOW),  # noqa: B023
+            budget, monkeypatch)
         apply.recover(memory)
         withdrawn = not (memory / "project_auth.md").exists()
         assert (b"[[auth]]" not in (memory / "project_hub.md").read_bytes()) == withdrawn

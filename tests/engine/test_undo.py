@@ -17,6 +17,7 @@ from prune_memory.procedure.finish import record_pass
 from prune_memory.procedure.snapshot import take_snapshot
 from prune_memory.store.pruninglog import read_log
 from tests.conftest import topic, tree_hash, write_tree
+from tests.faults import survives
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 LATER = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -104,32 +105,6 @@ def test_something_written_since_is_kept_and_each_id_is_restored(memory: Path) -
         "2026-11-29-01", "2026-11-29-02"}
 
 
-class Killed(BaseException):
-    """Stands in for SIGKILL at an exact point: nothing after it runs."""
-
-
-def killed_undo(memory: Path, budget: int, monkeypatch: pytest.MonkeyPatch) -> bool:
-    """Undo the last pass, 'killed' at file operation `budget`; True if it finished."""
-    from prune_memory.store import atomic
-
-    calls = {"n": 0}
-    write, remove = atomic.atomic_write, atomic.remove_file
-
-    def gate() -> None:
-        calls["n"] += 1
-        if calls["n"] > budget:
-            raise Killed
-
-    with monkeypatch.context() as patch:
-        patch.setattr(atomic, "atomic_write", lambda p, d: (gate(), write(p, d))[1])
-        patch.setattr(atomic, "remove_file", lambda p: (gate(), remove(p))[1])
-        try:
-            undo_passes(memory, "last", now=LATER)
-        except Killed:
-            return False
-    return True
-
-
 def test_an_undo_killed_at_any_file_operation_finishes_on_recover(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for budget in range(40):
@@ -142,7 +117,8 @@ def test_an_undo_killed_at_any_file_operation_finishes_on_recover(
         done = apply.withdraw(memory, WithdrawRequest("project_auth.md", "x"), snapshot=snap,
                               now=NOW)
         record_pass(memory, snap, NOW, done.applied)
-        finished = killed_undo(memory, budget, monkeypatch)
+        finished = survives(lambda: undo_passes(memory, "last", now=LATER),  # noqa: B023
+                            budget, monkeypatch)
         apply.recover(memory)  # finishes the journalled step, if it had started
         if restorable(memory).passes:  # killed before it was journalled: run it again
             undo_passes(memory, "last", now=LATER)

@@ -11,6 +11,7 @@ from prune_memory.analysis.poison import _INJECTIONS
 from prune_memory.matching.regexgate import any_of, may_match, required_literals
 from prune_memory.procedure.filters import default_policy
 from prune_memory.secrets.vendor import VENDOR_PLUGINS
+from tests.matching.regexgen import regex_patterns
 
 # Letters that fold onto ASCII ones under IGNORECASE (long s, Kelvin sign, dotted/dotless i).
 TRICKY = "ſKİıµé"
@@ -25,18 +26,7 @@ def _atoms() -> st.SearchStrategy[str]:
 
 
 def _patterns() -> st.SearchStrategy[str]:
-    def extend(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
-        seq = st.lists(children, min_size=1, max_size=4).map("".join)
-        return st.one_of(
-            seq,
-            st.lists(seq, min_size=2, max_size=3).map(lambda alts: "(?:" + "|".join(alts) + ")"),
-            seq.map(lambda s: f"({s})"),
-            seq.map(lambda s: f"(?i:{s})"),
-            seq.map(lambda s: f"(?-i:{s})"),
-            st.tuples(seq, st.sampled_from(["*", "+", "?", "{2}", "{0,2}", "+?"])).map(
-                lambda p: f"(?:{p[0]}){p[1]}"),
-        )
-    return st.recursive(_atoms(), extend, max_leaves=8)
+    return regex_patterns(_atoms(), ("i", "-i"))
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -16,6 +16,7 @@ from prune_memory.matching.linegate import crosses_lines
 from prune_memory.matching.regexgate import LazyPattern
 from prune_memory.matching.regexsyntax import FOREVER, Unknown, parse
 from prune_memory.procedure.filters import default_policy
+from tests.matching.regexgen import regex_patterns
 
 
 def test_every_pattern_of_the_package_is_read() -> None:
@@ -69,18 +70,7 @@ def _atoms() -> st.SearchStrategy[str]:
 
 
 def _patterns() -> st.SearchStrategy[str]:
-    def extend(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
-        seq = st.lists(children, min_size=1, max_size=4).map("".join)
-        return st.one_of(
-            seq,
-            st.lists(seq, min_size=2, max_size=3).map(lambda alts: "(?:" + "|".join(alts) + ")"),
-            seq.map(lambda s: f"({s})"),
-            seq.map(lambda s: f"(?s:{s})"),
-            seq.map(lambda s: f"(?m:{s})"),
-            st.tuples(seq, st.sampled_from(["*", "+", "?", "{2}", "{0,2}", "+?"])).map(
-                lambda p: f"(?:{p[0]}){p[1]}"),
-        )
-    return st.recursive(_atoms(), extend, max_leaves=8)
+    return regex_patterns(_atoms(), ("s", "m"))
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -11,10 +11,8 @@ so each case is quick; an alarm turns any hang into a failure.
 from __future__ import annotations
 
 import json
-import signal
 import subprocess
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -29,25 +27,12 @@ from prune_memory.matching import timedregex
 from prune_memory.secrets.scan import find_spans
 from tests.claude.conftest import write
 from tests.conftest import CliResult, topic, write_tree
+from tests.faults import no_hang
 from tests.secrets.corpus import secrets
 
 Cli = Callable[..., CliResult]
 SLOW = "(a|aa)+$"  # backtracks without end on a long run of a's that does not end the text
 TRAP = "Notes: " + "a" * 4000 + "!\n"
-
-
-@contextmanager
-def no_hang(seconds: int = 30) -> Iterator[None]:
-    def expire(*_: object) -> None:
-        raise TimeoutError(f"still running after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 @pytest.fixture(autouse=True)
@@ -71,7 +56,7 @@ def memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.mark.parametrize("mode", [Mode.STRICT, Mode.WARN])
 def test_a_runaway_policy_rule_cannot_hold_up_the_gate(memory: Path, mode: Mode) -> None:
     (memory / "retention-policy.md").write_text(policy(SLOW))
-    with no_hang():
+    with no_hang(30):
         verdict = decide(write(memory / "project_new.md", TRAP), mode)
     assert verdict.decision is (Decision.DENY if mode is Mode.STRICT else Decision.WARN)
     assert verdict.reason is not None and "not checked to its end" in verdict.reason
@@ -81,7 +66,7 @@ def test_a_runaway_policy_rule_cannot_hold_up_the_gate(memory: Path, mode: Mode)
 def test_a_runaway_policy_rule_stops_the_pass_with_a_clear_error(cli: Cli, memory: Path) -> None:
     (memory / "retention-policy.md").write_text(policy(SLOW))
     for args in (("plan", memory, "--json"), ("run", memory, "--yes")):
-        with no_hang():
+        with no_hang(30):
             done = cli(*args)
         assert done.code == ExitCode.BAD_INPUT, done.err
         assert "rule 'slow'" in done.err and "simplify it" in done.err
@@ -95,7 +80,7 @@ def test_a_runaway_count_rule_stops_the_pass_with_a_clear_error(cli: Cli, memory
     config = tmp_path / "config.toml"
     pattern = json.dumps(r"(a|aa)+$(\d+)")
     config.write_text(f'[[count]]\nname = "trap"\npattern = {pattern}\nglob = "*.md"\n')
-    with no_hang():
+    with no_hang(30):
         done = cli("plan", memory, "--repo", repo, "--config", config, "--json")
     assert done.code == ExitCode.BAD_INPUT, done.err
     assert "count rule 'trap'" in done.err and "simplify it" in done.err

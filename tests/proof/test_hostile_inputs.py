@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,25 +20,11 @@ import pytest
 from prune_memory.errors import ExitCode
 from prune_memory.store.loader import load_memory_dir
 from tests.conftest import DEMO_MEMORY, CliResult, tree_hash
+from tests.faults import no_hang
 
 Cli = Callable[..., CliResult]
 NOW = "2026-11-29T12:00:00Z"
 HANG_SECONDS = 20
-
-
-@contextmanager
-def no_hang(seconds: int = HANG_SECONDS) -> Iterator[None]:
-    """Fail instead of waiting forever: the alarm interrupts a blocking open or read."""
-    def expire(*_: object) -> None:
-        raise TimeoutError(f"still blocked after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def commands(memory: Path, repo: Path) -> list[tuple[str | Path, ...]]:
@@ -63,7 +47,7 @@ def test_a_fifo_is_never_waited_on(cli: Cli, memory: Path, demo_repo: Path, name
     (memory / name).unlink(missing_ok=True)
     os.mkfifo(memory / name)
     for args in commands(memory, demo_repo):
-        with no_hang():
+        with no_hang(HANG_SECONDS):
             done = cli(*args)
         assert done.code != ExitCode.INTERNAL, (args, done.err)
     assert (memory / name).exists() and not (memory / name).is_file()  # left as it was
