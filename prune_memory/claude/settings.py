@@ -193,13 +193,18 @@ def _save(path: Path, before: Settings, after: Settings, now: dt.datetime,
           data: bytes | None = None) -> FileChange:
     if after == before:
         return FileChange(path, changed=False)
+    if data is None:
+        data = (json.dumps(after, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    return write_with_backup(path, data, now)
+
+
+def write_with_backup(path: Path, data: bytes, now: dt.datetime) -> FileChange:
+    """Write `data` to `path`, first copying what was there to `backup_path`."""
     backup = None
     if path.exists():
         backup = backup_path(path, now)
         atomic.atomic_write(backup, path.read_bytes())
     path.parent.mkdir(parents=True, exist_ok=True)
-    if data is None:
-        data = (json.dumps(after, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     atomic.atomic_write(path, data)
     return FileChange(path, changed=True, backup=backup)
 

@@ -10,9 +10,8 @@ import datetime as dt
 from pathlib import Path
 
 from prune_memory.claude.locate import claude_home
-from prune_memory.claude.settings import FileChange, Scope, backup_path
+from prune_memory.claude.settings import FileChange, Scope, write_with_backup
 from prune_memory.resources import read_template
-from prune_memory.store import atomic
 
 SKILL_NAME = "prune-memory"
 TEMPLATE = "SKILL.md"
@@ -29,10 +28,4 @@ def install_skill(path: Path, now: dt.datetime) -> FileChange:
     text = read_template(TEMPLATE).encode("utf-8")
     if path.is_file() and path.read_bytes() == text:
         return FileChange(path, changed=False)
-    backup = None
-    if path.is_file():
-        backup = backup_path(path, now)
-        atomic.atomic_write(backup, path.read_bytes())
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic.atomic_write(path, text)
-    return FileChange(path, changed=True, backup=backup)
+    return write_with_backup(path, text, now)
