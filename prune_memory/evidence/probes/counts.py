@@ -15,7 +15,7 @@ from prune_memory.evidence.probes.base import (
 )
 from prune_memory.evidence.probes.countrules import CountClaim, builtin_claims, user_claims
 from prune_memory.evidence.probes.evidence import commit_fields, said, subject_note
-from prune_memory.evidence.probes.recount import TreeIndex, last_change, recount
+from prune_memory.evidence.probes.recount import last_change, recount, tree_index
 from prune_memory.model import Entry, FindingCode
 
 KIND = "count"
@@ -63,7 +63,7 @@ def _check(claim: CountClaim, ctx: ProbeContext) -> ProbeResult:
         if claim.spec.what == "children":
             return EMPTY
         return _claim(claim, Verdict.UNVERIFIABLE, "no git repository to check against")
-    tree = ctx.memo("count.tree", lambda: TreeIndex.build(facts))
+    tree = tree_index(ctx)
     counted = ctx.memo(f"count.{claim.spec!r}", lambda: recount(facts, tree, claim.spec))
     if counted is None:
         return EMPTY

@@ -23,6 +23,7 @@ from prune_memory.evidence.probes.base import (
 )
 from prune_memory.evidence.probes.evidence import last_commit_on, said
 from prune_memory.evidence.probes.pathfacts import present, suffixes, unique
+from prune_memory.evidence.probes.recount import tree_index
 from prune_memory.model import Entry, FindingCode
 
 KIND = "line-count"
@@ -87,18 +88,10 @@ def _lines_of(file: str, ctx: ProbeContext) -> tuple[int, str] | None:
     path = file if file in facts.tracked else unique(
         suffixes(ctx, "tracked", lambda: [*facts.tracked, *facts.directories]).get(file, ()))
     if path is None:
-        names = ctx.memo("lines.by-name", lambda: _by_name(facts.tracked))
-        path = unique(names.get(file, ()))
+        path = unique(tuple(tree_index(ctx).by_name.get(file, ())))
     if path is None or path not in facts.tracked:
         return None
     return ctx.memo(f"lines.{path}", lambda: _count(facts.root, path))  # type: ignore[arg-type]
-
-
-def _by_name(tracked: frozenset[str]) -> dict[str, tuple[str, ...]]:
-    table: dict[str, list[str]] = {}
-    for path in tracked:
-        table.setdefault(path.rsplit("/", 1)[-1], []).append(path)
-    return {name: tuple(paths[:2]) for name, paths in table.items()}
 
 
 def _count(root: Path, path: str) -> tuple[int, str] | None:

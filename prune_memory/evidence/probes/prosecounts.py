@@ -29,7 +29,7 @@ from prune_memory.evidence.probes.base import flag as flagged
 from prune_memory.evidence.probes.countrules import CountSpec
 from prune_memory.evidence.probes.counts import stated_counts
 from prune_memory.evidence.probes.evidence import said
-from prune_memory.evidence.probes.recount import TreeIndex, recount
+from prune_memory.evidence.probes.recount import TreeIndex, recount, tree_index
 from prune_memory.model import Entry, FindingCode
 
 KIND = "prose-count"
@@ -73,7 +73,7 @@ class ProseCountProbe:
 
 def _inferred(ctx: ProbeContext, noun: str) -> Inferred | None:
     """Worked out once per noun and pass; the tree index is the count probe's own."""
-    tree = ctx.memo("count.tree", lambda: TreeIndex.build(ctx.facts))
+    tree = tree_index(ctx)
 
     def build() -> Inferred | None:
         return infer(ctx.facts, tree, noun)
@@ -100,7 +100,7 @@ def _totals(text: str, ctx: ProbeContext) -> Iterator[tuple[str, int, str, str]]
 
 def _answered(spec: CountSpec, ctx: ProbeContext) -> bool:
     """The count probe can recount these words itself (same memo keys: counted once)."""
-    tree = ctx.memo("count.tree", lambda: TreeIndex.build(ctx.facts))
+    tree = tree_index(ctx)
     return ctx.memo(f"count.{spec!r}", lambda: recount(ctx.facts, tree, spec)) is not None
 
 

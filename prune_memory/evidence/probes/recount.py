@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from prune_memory.evidence.githistory import parents
 from prune_memory.evidence.gitrepo import RepoFacts
+from prune_memory.evidence.probes.base import ProbeContext
 from prune_memory.evidence.probes.countrules import CountSpec, counts_toward, under
 
 MAX_DIR_DEPTH = 2
@@ -39,6 +40,11 @@ class TreeIndex:
         for directory in facts.directories:
             directories.setdefault(directory.rsplit("/", 1)[-1].lower(), []).append(directory)
         return cls(by_name, by_extension, files_under, _events(facts), directories)
+
+
+def tree_index(ctx: ProbeContext) -> TreeIndex:
+    """The pass's one `TreeIndex`, built the first time a probe asks."""
+    return ctx.memo("count.tree", lambda: TreeIndex.build(ctx.facts))
 
 
 def _events(facts: RepoFacts) -> list[tuple[int, int, str]]:
