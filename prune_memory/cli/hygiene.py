@@ -23,8 +23,12 @@ from prune_memory.errors import BadInputError, ExitCode
 from prune_memory.lint.options import DEFAULT_MAX_AGE_DAYS, DEFAULT_MAX_ENTRIES
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from prune_memory.lint.checks import LintReport
+    from prune_memory.lint.options import LintOptions
     from prune_memory.lint.suggest import Listing
+    from prune_memory.model import LoadError
 
 STORE_SUFFIXES = (".json", ".jsonl")
 
@@ -74,28 +78,14 @@ def lint(target: TargetArg = None, *, store: StoreOpt = None, project: ProjectOp
     """
     from prune_memory.lint.options import LintOptions
     from prune_memory.lint.suggest import Listing
-    from prune_memory.model import LoadError
 
     options = LintOptions(require_source=require_source, max_age_days=max_age_days,
                           max_entries=max_entries)
-    when = parse_now(now)
-    errors: tuple[LoadError, ...] = ()
     if store is not None and target is not None:
         raise BadInputError("give the store either as TARGET or with --store, not both")
-    target = store if store is not None else target
-    if target is not None and project is None and (store is not None or _is_store(target)):
-        from prune_memory.jsonstore.records import read_store_leniently
-        from prune_memory.lint.checks import lint_store
-
-        read = read_store_leniently(target)
-        report = lint_store(read.records, target=str(target), now=when, options=options,
-                            problems=read.problems)
-    else:
-        from prune_memory.lint.checks import lint_memory_dir
-        from prune_memory.store.loader import load_memory_dir
-
-        memdir = load_memory_dir(resolve_memory_dir(target, project))
-        report, errors = lint_memory_dir(memdir, now=when, options=options), memdir.errors
+    report, errors = _lint_report(store if store is not None else target, project,
+                                  as_store=store is not None, when=parse_now(now),
+                                  options=options)
     listing = Listing(min_score=min_score, limit=limit, offset=offset)
     if json:
         emit_json(report.to_json(with_suggestions=suggest, listing=listing))
@@ -105,6 +95,23 @@ def lint(target: TargetArg = None, *, store: StoreOpt = None, project: ProjectOp
     report_load_errors(errors)
     if not report.clean:
         raise typer.Exit(ExitCode.FINDINGS)
+
+
+def _lint_report(target: Path | None, project: Path | None, *, as_store: bool, when: datetime,
+                 options: LintOptions) -> tuple[LintReport, tuple[LoadError, ...]]:
+    """Lint a JSON store, or else a memory directory (with the files it could not read)."""
+    if target is not None and project is None and (as_store or _is_store(target)):
+        from prune_memory.jsonstore.records import read_store_leniently
+        from prune_memory.lint.checks import lint_store
+
+        read = read_store_leniently(target)
+        return lint_store(read.records, target=str(target), now=when, options=options,
+                          problems=read.problems), ()
+    from prune_memory.lint.checks import lint_memory_dir
+    from prune_memory.store.loader import load_memory_dir
+
+    memdir = load_memory_dir(resolve_memory_dir(target, project))
+    return lint_memory_dir(memdir, now=when, options=options), memdir.errors
 
 
 @filters_app.command("init")

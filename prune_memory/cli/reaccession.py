@@ -22,27 +22,23 @@ from prune_memory.cli.common import (
 from prune_memory.cli.engine import ReasonOpt, SnapshotDirOpt, render_result
 from prune_memory.errors import BadInputError
 
+RegisterIdArg = Annotated[str, typer.Argument(help="Register id of the withdrawal, "
+                                                   "YYYY-MM-DD-NN.")]
+LinesOpt = Annotated[str | None, typer.Option(
+    "--lines", help="Which lines of the withdrawn body to bring back: 4 or 4-6 (see --show).")]
+FileOpt = Annotated[str | None, typer.Option("--file", help="Name of the new memory file.")]
+DescriptionOpt = Annotated[str, typer.Option(
+    "--description", help="Its one-line description (default: the lines themselves).")]
+ShowOpt = Annotated[bool, typer.Option(
+    "--show", help="Print the withdrawn body with line numbers; change nothing.")]
+
 
 @app.command()
-def reaccession(
-    register_id: Annotated[str, typer.Argument(help="Register id of the withdrawal, "
-                                                    "YYYY-MM-DD-NN.")],
-    memory_dir: MemoryDirArg = None,
-    *,
-    lines: Annotated[str | None, typer.Option(
-        "--lines", help="Which lines of the withdrawn body to bring back: 4 or 4-6 "
-                        "(see --show).")] = None,
-    file: Annotated[str | None, typer.Option(
-        "--file", help="Name of the new memory file.")] = None,
-    description: Annotated[str, typer.Option(
-        "--description", help="Its one-line description (default: the lines themselves).")]
-    = "",
-    reason: ReasonOpt = "",
-    show: Annotated[bool, typer.Option(
-        "--show", help="Print the withdrawn body with line numbers; change nothing.")] = False,
-    project: ProjectOpt = None, dir_opt: MemoryDirOpt = None,
-    snapshot_dir: SnapshotDirOpt = None, json: JsonOpt = False, now: NowOpt = None,
-) -> None:
+def reaccession(register_id: RegisterIdArg, memory_dir: MemoryDirArg = None, *,
+                lines: LinesOpt = None, file: FileOpt = None, description: DescriptionOpt = "",
+                reason: ReasonOpt = "", show: ShowOpt = False, project: ProjectOpt = None,
+                dir_opt: MemoryDirOpt = None, snapshot_dir: SnapshotDirOpt = None,
+                json: JsonOpt = False, now: NowOpt = None) -> None:
     """Bring back part of a withdrawn memory — one fact — as a new memory, logged.
 
     The lines are copied from the tombstone into a new topic file with its own index line;

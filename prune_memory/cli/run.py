@@ -24,6 +24,7 @@ from prune_memory.cli.passes import ConfigOpt, pass_options, render_plan
 from prune_memory.errors import BadInputError, ExitCode
 
 if TYPE_CHECKING:
+    from prune_memory.engine.results import Skipped
     from prune_memory.model import JSON
     from prune_memory.plan import Plan
     from prune_memory.procedure.finish import PassReport
@@ -52,44 +53,59 @@ def run(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
 
     Example: prune-memory run --project ~/code/app --yes
     """
+    root = resolve_memory_dir(memory_dir, project, dir_opt)
+    if not (yes or dry_run or sys.stdin.isatty()):
+        raise BadInputError("the review needs a terminal; use --yes to apply withdrawals "
+                            "without asking, or --dry-run to see the plan")
+    from prune_memory.report.summary import summary_lines
+
+    options = pass_options(root, repo, project, now, config)
+    chosen_snapshot_dir = snapshot_dir_path(snapshot_dir)
+    if dry_run:
+        _dry_run(root, options)
+        return
+    plan, report, refused = _reviewed_pass(root, options, yes=yes, ask_kept=ask_kept,
+                                           snapshot_dir=chosen_snapshot_dir)
+    out = console(wrap=True)
+    for line in summary_lines(report, root, out.width, refused=refused):
+        out.print(line, soft_wrap=True)
+    _exit(report, plan.errors)
+
+
+def _dry_run(root: Path, options: PassOptions) -> None:
+    from prune_memory.report.formats import Format
+
+    plan = _plan(root, options)
+    render_plan(plan, Format.TABLE)
+    if plan.errors:
+        raise typer.Exit(ExitCode.BAD_INPUT)
+
+
+def _reviewed_pass(root: Path, options: PassOptions, *, yes: bool, ask_kept: bool,
+                   snapshot_dir: Path | None) -> tuple[Plan, PassReport, list[Skipped]]:
+    """Plan, review (or decide automatically with --yes), snapshot, then apply and log — all
+    under one writer's lock, so interrupted steps of an earlier pass are settled first."""
     from prune_memory.analysis.claudemd import read_claude_md
     from prune_memory.cli.review_flow import auto_decide, review_and_confirm
     from prune_memory.engine.session import writing
     from prune_memory.procedure.finish import finish_pass
     from prune_memory.procedure.review_state import drop_session, kept_entries, remember_keeps
     from prune_memory.procedure.snapshot import take_snapshot
-    from prune_memory.report.formats import Format
-    from prune_memory.report.summary import summary_lines
 
-    root = resolve_memory_dir(memory_dir, project, dir_opt)
-    if not (yes or dry_run or sys.stdin.isatty()):
-        raise BadInputError("the review needs a terminal; use --yes to apply withdrawals "
-                            "without asking, or --dry-run to see the plan")
-    options = pass_options(root, repo, project, now, config)
-    chosen_snapshot_dir = snapshot_dir_path(snapshot_dir)
-    if dry_run:
-        plan = _plan(root, options)
-        render_plan(plan, Format.TABLE)
-        if plan.errors:
-            raise typer.Exit(ExitCode.BAD_INPUT)
-        return
-    with writing(root) as notes:  # one writer for the whole pass; interrupted steps settled
+    with writing(root) as notes:
         _say_notes(notes)
         plan = _plan(root, options)
         kept = {} if ask_kept else kept_entries(root)
         claude_md = read_claude_md(options.repo, options.home)
         decided = auto_decide(plan, kept, claude_md) if yes else \
             review_and_confirm(root, plan, kept, claude_md, options.now)
-        snapshot = take_snapshot(root, options.now, chosen_snapshot_dir)
+        snapshot = take_snapshot(root, options.now, snapshot_dir)
         report = finish_pass(root, plan, decided.verdicts, decided.repairs,
                              snapshot=snapshot, now=options.now)
         if not yes:
             drop_session(root)
             remember_keeps(root, decided.keeps, options.now)
-    out = console(wrap=True)
-    for line in summary_lines(report, root, out.width, refused=decided.refused):
-        out.print(line, soft_wrap=True)
-    _exit(report, plan.errors)
+    return plan, report, decided.refused
 
 
 def _plan(root: Path, options: PassOptions) -> Plan:
