@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from prune_memory.engine import apply
 from prune_memory.engine.edits.corrected import annotate
 from prune_memory.procedure.finish import finish_pass
@@ -64,12 +66,16 @@ def test_an_applied_drift_correction_is_marked(tmp_path: Path) -> None:
         (root / "m0.md").read_text()
 
 
-def test_other_updates_are_not_marked(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("rule", "marked"), [
+    ("manual", False),
+    ("2-failed-fidelity", True),  # the name an earlier version's saved plan gives a correction
+])
+def test_only_drift_corrections_are_marked(tmp_path: Path, rule: str, marked: bool) -> None:
     root = write_tree(tmp_path / "m", {"MEMORY.md": "# M\n- [A](a.md) — a\n",
                                        "a.md": topic("a", "Old wording.")})
-    apply.update_entry(root, "a.md", "New wording.", reason="tidy", rule="manual",
+    apply.update_entry(root, "a.md", "New wording.", reason="tidy", rule=rule,
                        snapshot=take_snapshot(root, NOW, tmp_path / "s"), now=NOW)
-    assert "[corrected" not in (root / "a.md").read_text()
+    assert ("New wording. [corrected 2026-10-05]" in (root / "a.md").read_text()) is marked
 
 
 def test_rebuild_advice_past_a_fifth(tmp_path: Path) -> None:

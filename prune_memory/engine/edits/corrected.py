@@ -9,7 +9,8 @@ from datetime import datetime
 
 from prune_memory.store.frontmatter_parse import parse_memory_text
 
-# The decision-tree rules whose update is a correction of drift (step 10 of the procedure).
+# The decision-tree rules whose update is a correction of drift (step 10 of the procedure);
+# 2-failed-fidelity is the name plans written by earlier versions gave it.
 CORRECTION_RULES = frozenset({"4-stale-known-correction", "2-failed-fidelity"})
 _MARK = re.compile(r"\s*\[corrected \d{4}-\d{2}-\d{2}\]")
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
