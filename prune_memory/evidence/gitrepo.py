@@ -5,10 +5,14 @@ The calls are: one `rev-parse`, one `ls-files -z`, one `log -z -M --name-status`
 manifests (`evidence/manifests.py`), and one `check-ignore` (asked by the path probes).
 None of them is repeated per memory or per claim. A path that is not a repo gives facts marked
 unavailable instead of an error, so the probes can answer `unverifiable`.
+
+None of them reaches the network either: in a partial clone, rename detection would otherwise
+download the old file contents it reads. Such a repo is read as unavailable, with the reason.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from collections.abc import Mapping
@@ -39,6 +43,12 @@ from prune_memory.evidence.manifests import (
 
 __all__ = ["Change", "CommitInfo", "DeletionFact", "LoggedCommit", "ManifestVersion",
            "RenameFact", "RenameHop", "RepoFacts", "TagInfo", "is_manifest", "read_repo_facts"]
+
+# Git 2.44+ reads the first; before it, allowing no transport stops the lazy fetch all the same.
+OFFLINE = {"GIT_NO_LAZY_FETCH": "1", "GIT_ALLOW_PROTOCOL": "none", "GIT_TERMINAL_PROMPT": "0"}
+_MISSING_OBJECTS = re.compile(r"unable to read|could not fetch|bad object|missing (?:blob|tree)"
+                              r"|promisor|lazy fetching|transport '[^']*' not allowed")
+
 
 @dataclass(frozen=True)
 class TagInfo:
@@ -94,16 +104,27 @@ def read_repo_facts(path: Path | None) -> RepoFacts:
         repo = git.Repo(path, search_parent_directories=True)
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):
         return unavailable(path, f"{path} is not inside a git repository")
+    repo.git.update_environment(**OFFLINE)
     try:
         if repo.bare or repo.working_tree_dir is None:
             return unavailable(path, f"{path} is a bare repository")
         return _read(repo, Path(repo.working_tree_dir))
     except git.GitCommandError as err:
-        first = (err.stderr or str(err)).strip().splitlines()
-        return unavailable(path, f"git failed: {first[0] if first else err.status}")
+        return unavailable(path, failure_reason(err))
     finally:
         repo.git.clear_cache()
         repo.close()
+
+
+def failure_reason(err: git.GitCommandError) -> str:
+    """What went wrong, in words: git's own first line without GitPython's quoting, or the
+    advice for a clone that lacks objects (partial, or damaged)."""
+    text = str(err.stderr or "").strip().removeprefix("stderr:").strip().strip("'")
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if _MISSING_OBJECTS.search(text):
+        return ("objects are missing from this clone, partial or damaged; fetching them "
+                "would need the network, so give --repo a full clone")
+    return f"git failed: {lines[0] if lines else f'exit status {err.status}'}"
 
 
 def _read(repo: git.Repo, root: Path) -> RepoFacts:
@@ -188,7 +209,7 @@ def ignored_paths(root: Path | None, paths: list[str]) -> frozenset[str]:
     try:
         done = subprocess.run(["git", "check-ignore", "--stdin", "-z", "--no-index"], cwd=root,
                               input=data.encode("utf-8"), capture_output=True, timeout=60,
-                              check=False)
+                              check=False, env=_offline_env())
     except (OSError, subprocess.TimeoutExpired):
         return frozenset()
     if done.returncode not in (0, 1):  # 1: none ignored; anything else: no answer
@@ -205,7 +226,8 @@ def grep_lines(root: Path | None, patterns: list[str]) -> list[tuple[str, int, s
     for pattern in patterns:
         argv += ["-e", pattern]
     try:
-        done = subprocess.run(argv, cwd=root, capture_output=True, timeout=60, check=False)
+        done = subprocess.run(argv, cwd=root, capture_output=True, timeout=60, check=False,
+                              env=_offline_env())
     except (OSError, subprocess.TimeoutExpired):
         return []
     if done.returncode not in (0, 1):  # 1: no line matched; anything else: no answer
@@ -217,6 +239,10 @@ def grep_lines(root: Path | None, patterns: list[str]) -> list[tuple[str, int, s
         if number.isdigit():
             out.append((path, int(number), text))
     return out
+
+
+def _offline_env() -> dict[str, str]:
+    return {**os.environ, **OFFLINE}
 
 
 def strip_credentials(url: str) -> str:

@@ -1,0 +1,65 @@
+"""No git call reaches the network: a partial clone's missing objects are not downloaded.
+
+Rename detection reads old file contents. In a partial clone (`--filter=blob:none`) those
+are missing, and git would fetch them from the remote on demand. The pass must stay offline
+and deterministic, so it reads such a repo as unavailable and says why in plain words.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from prune_memory.evidence.gitrepo import read_repo_facts
+from tests.evidence.probes.gitbuild import GitRepo
+
+
+def _objects(repo: Path) -> str:
+    return subprocess.run(["git", "count-objects", "-v"], cwd=repo, check=True,
+                          capture_output=True, text=True).stdout
+
+
+@pytest.fixture
+def partial_clone(tmp_path: Path) -> Path:
+    source = GitRepo(tmp_path / "source")
+    source.write({"old.txt": "".join(f"line {n}\n" for n in range(200))}).commit("add")
+    source.mv("old.txt", "new.txt").write({"new.txt": "".join(
+        f"line {n}\n" for n in range(201))}).commit("rename and edit")
+    source.git("config", "uploadpack.allowFilter", "true")
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", "--filter=blob:none", f"file://{source.root}",
+                    str(clone)], check=True, capture_output=True)
+    return clone
+
+
+def test_a_partial_clone_is_read_without_fetching(partial_clone: Path) -> None:
+    before = _objects(partial_clone)
+    facts = read_repo_facts(partial_clone)
+    assert _objects(partial_clone) == before  # nothing was downloaded
+    assert not facts.available
+    assert facts.reason.startswith("objects are missing from this clone")
+    assert "stderr" not in facts.reason and "'" not in facts.reason
+
+
+def test_a_damaged_clone_says_objects_are_missing(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    repo.write({"old.txt": "".join(f"line {n}\n" for n in range(200))}).commit("add")
+    blob = repo.git("rev-parse", "HEAD:old.txt")
+    repo.mv("old.txt", "new.txt").write({"new.txt": "".join(
+        f"line {n}\n" for n in range(201))}).commit("rename and edit")
+    (repo.root / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    facts = read_repo_facts(repo.root)
+    assert not facts.available
+    assert facts.reason.startswith("objects are missing from this clone")
+
+
+def test_other_git_failures_give_git_own_first_line(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    repo.write({"a.txt": "a\n"}).commit("add")
+    (repo.root / ".git" / "index").write_bytes(b"not an index")
+    facts = read_repo_facts(repo.root)
+    assert not facts.available
+    assert facts.reason.startswith("git failed: ")
+    assert "stderr" not in facts.reason and "'" not in facts.reason
