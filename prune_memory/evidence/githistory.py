@@ -15,6 +15,9 @@ COMMIT_MARK = "\x1e"
 FIELD_MARK = "\x1f"
 LOG_FORMAT = "%x1e%H%x1f%h%x1f%cI%x1f%B%x1f"
 MAX_HOPS = 64
+# Passed to git as -l, so a user's diff.renameLimit cannot change the answer. Past it git
+# stops pairing files that were both moved and edited (see `_renames_checked`).
+RENAME_LIMIT = 1000
 
 
 @dataclass(frozen=True)
@@ -151,8 +154,12 @@ def build_history(commits_oldest_first: Iterable[LoggedCommit], tracked: frozens
     dir_moves: dict[str, list[RenameHop]] = {}
     dir_deletes: dict[str, DeletionFact] = {}
     for seq, commit in enumerate(commits_oldest_first):
+        checked = _renames_checked(commit)
         for change in commit.changes:
-            _record(events, seq, commit.info, change, dir_moves, dir_deletes)
+            if checked or change.status != "D":
+                _record(events, seq, commit.info, change, dir_moves, dir_deletes)
+            else:  # maybe a move git did not pair: the path was there, its fate unknown
+                events.added.setdefault(change.path, seq)
     renames: dict[str, RenameFact] = {}
     deletions: dict[str, DeletionFact] = {}
     for path in set(events.renamed_from) | set(events.deleted):
@@ -166,6 +173,15 @@ def build_history(commits_oldest_first: Iterable[LoggedCommit], tracked: frozens
     seen = frozenset(events.added) | frozenset(events.deleted) | frozenset(events.renamed_from)
     return History(renames, deletions, seen,
                    {d: tuple(h) for d, h in dir_moves.items()}, dir_deletes)
+
+
+def _renames_checked(commit: LoggedCommit) -> bool:
+    """Whether git looked for renames among this commit's deletions. It skips the search
+    when the unpaired deletions times additions pass RENAME_LIMIT squared, and then a file
+    moved and edited in a big reorganisation shows as a deletion it is not."""
+    deleted = sum(1 for change in commit.changes if change.status == "D")
+    added = sum(1 for change in commit.changes if change.status == "A")
+    return deleted * added <= RENAME_LIMIT * RENAME_LIMIT
 
 
 def _record(events: _Events, seq: int, info: CommitInfo, change: Change,

@@ -24,6 +24,7 @@ import git
 
 from prune_memory.evidence.githistory import (
     LOG_FORMAT,
+    RENAME_LIMIT,
     Change,
     CommitInfo,
     DeletionFact,
@@ -160,8 +161,9 @@ def _log(repo: git.Repo) -> str | None:
     """The whole history in one pass; None for a repository with no commits yet."""
     try:
         # --root and --no-show-signature pin what a user's log.* settings could change.
-        return str(repo.git.log("-z", "-M", "--name-status", "--topo-order", "--no-color",
-                                "--root", "--no-show-signature", f"--format={LOG_FORMAT}"))
+        return str(repo.git.log("-z", "-M", f"-l{RENAME_LIMIT}", "--name-status",
+                                "--topo-order", "--no-color", "--root", "--no-show-signature",
+                                f"--format={LOG_FORMAT}"))
     except git.GitCommandError as err:
         if "does not have any commits" in str(err.stderr) or "bad default revision" in str(
                 err.stderr):
