@@ -224,7 +224,7 @@ def grep_lines(root: Path | None, patterns: list[str]) -> list[tuple[str, int, s
     regexes `patterns`, in one `git grep`; nothing when git gives no answer."""
     if root is None or not patterns:
         return []
-    argv = ["git", "grep", "-n", "-I", "-E", "--no-color"]
+    argv = ["git", "grep", "-n", "-I", "-E", "--no-color", "--no-column"]
     for pattern in patterns:
         argv += ["-e", pattern]
     try:

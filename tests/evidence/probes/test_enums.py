@@ -45,6 +45,15 @@ def test_definitions_in_each_language_are_read_with_their_members(repo: GitRepo)
     assert (found["Stage"].path, found["Stage"].line) == ("Config.cs", 2)
 
 
+@pytest.mark.parametrize("setting", [("grep.column", "true"), ("color.grep", "always"),
+                                     ("grep.lineNumber", "false"), ("core.quotePath", "true")])
+def test_a_users_grep_settings_change_nothing(repo: GitRepo, setting: tuple[str, str]) -> None:
+    names = ["Stage", "Color", "Mode", "Shape", "Dir", "Phase", "Kind"]
+    before = enum_definitions(repo.root, names)
+    repo.git("config", *setting)
+    assert enum_definitions(repo.root, names) == before
+
+
 def test_an_enum_defined_twice_gives_no_answer(repo: GitRepo) -> None:
     repo.write({"other/Config.cs": "enum Stage { A, B }\n"}).commit("a second Stage")
     assert "Stage" not in enum_definitions(repo.root, ["Stage"])
