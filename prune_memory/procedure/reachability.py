@@ -5,11 +5,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from prune_memory.analysis.reach_match import close_match
 from prune_memory.engine.vault import secret_tombstones
 from prune_memory.model import JSON, Entry, EntryKind, Index, IndexLine, LinkKind, MemoryDir
 from prune_memory.secrets.mask import describe
+from prune_memory.store.safe_read import holds_file
 
 _BARE_FILE = re.compile(r"(?<![\w(/\[])([\w.-]+\.md)\b")
 
@@ -52,7 +54,8 @@ def scan(memdir: MemoryDir, register: Sequence[tuple[str, str]] = ()) -> Reachab
     `register` holds (register_id, tombstone path) pairs read from the pruning log.
     """
     on_disk = {e.file for e in memdir.topics} | {e.file for e in memdir.errors}
-    dangling, degraded = _index_links(memdir.index, on_disk) if memdir.index else ([], [])
+    dangling, degraded = _index_links(memdir.index, on_disk, memdir.root) \
+        if memdir.index else ([], [])
     orphans = [e for e in memdir.topics if not e.indexed]
     return Reachability(
         dangling=tuple(dangling),
@@ -76,14 +79,17 @@ def _secret_tombstones(memdir: MemoryDir) -> list[JSON]:
             for path, hits in secret_tombstones(memdir.root)]
 
 
-def _index_links(index: Index, on_disk: set[str]) -> tuple[list[JSON], list[JSON]]:
+def _index_links(index: Index, on_disk: set[str],
+                 root: Path) -> tuple[list[JSON], list[JSON]]:
     dangling: list[JSON] = []
     degraded: list[JSON] = []
     for line in index.lines:
         for link in line.links:
             if link.external or link.escapes or link.kind is LinkKind.WIKI:
                 continue
-            if link.target in on_disk or link.target.startswith("deaccessioned/"):
+            # A file the pass reads as no topic (in a subfolder, not *.md) works all the same.
+            if link.target in on_disk or link.target.startswith("deaccessioned/") \
+                    or holds_file(root, link.target):
                 continue
             found = {"line": line.number, "target": link.target, "text": line.text}
             near = close_match(link.target, on_disk)

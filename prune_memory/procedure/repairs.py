@@ -56,9 +56,11 @@ def propose_repairs(memdir: MemoryDir, reach: Reachability,
          "text": d["text"], "why": f"{d['target']} most likely means {d['likely']}"}
         for d in reach.degraded if d["target"] != d["likely"]]
     raw = memdir.index.raw if memdir.index is not None else b""
+    fixed = {r["to"] for r in repairs if r["kind"] == "fix-link"}  # linked once they apply
     for orphan in reach.orphaned:
         entry = memdir.entry(orphan["file"])
-        if entry is None or entry.file in leaving or _linked(raw, entry.file):
+        if entry is None or entry.file in leaving or entry.file in fixed \
+                or _linked(raw, entry.file):
             continue
         line = index_line_for(entry)
         if line is None:

@@ -59,6 +59,12 @@ def is_inside(root: Path, candidate: Path) -> bool:
     return True
 
 
+def holds_file(root: Path, relative: str) -> bool:
+    """True when `relative` names a regular file inside `root` (nested or not, any name)."""
+    path = root / relative
+    return path.is_file() and is_inside(root, path)
+
+
 def read_member(root: Path, name: str) -> bytes:
     """Bytes of one file directly inside `root`; symlinks and huge files are refused."""
     path = root / name

@@ -28,6 +28,16 @@ def test_dangling_and_orphaned_both_directions(tmp_path: Path) -> None:
     assert result["orphan_share"]["files_pct"] == 50.0  # type: ignore[index]
 
 
+def test_a_link_to_a_file_that_is_there_but_not_a_topic_is_not_dangling(tmp_path: Path) -> None:
+    # Files in a subfolder, or not named *.md, are not topics the pass reads, but the
+    # pointer works: dropping it as dangling would remove a good line from the index.
+    result = _scan(tmp_path, {"MEMORY.md": "- [N](notes/n.md) — nested\n- [U](U.MD) — upper\n"
+                                           "- [S](schema.sql) — schema\n- [X](notes/x.md)\n",
+                              "notes/n.md": topic("n", "x"), "U.MD": topic("u", "y"),
+                              "schema.sql": "create table t (id int);\n"})
+    assert [d["target"] for d in result["dangling"]] == ["notes/x.md"]  # type: ignore[index]
+
+
 def test_degraded_reference_names_a_file_inexactly(tmp_path: Path) -> None:
     result = _scan(tmp_path, {"MEMORY.md": "- [A](Project-Auth)\n- see b.md for more\n"
                                            "- [C](c.md) and c.md again\n",
