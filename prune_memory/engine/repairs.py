@@ -39,7 +39,8 @@ def apply_repairs(root: Path, repairs: Sequence[JSON], *, snapshot: Snapshot,
 def _apply_one(root: Path, repair: JSON, snapshot: Snapshot, now: datetime) -> Applied:
     kind = repair["kind"]
     with writing(root):
-        raw = read_or_none(root / INDEX_FILE) or b""
+        before = read_or_none(root / INDEX_FILE)  # None: there is no index yet
+        raw = before or b""
         if kind == "drop-dangling":
             new = drop_line(raw, repair["line"], repair["text"])
         elif kind == "fix-link":
@@ -54,7 +55,8 @@ def _apply_one(root: Path, repair: JSON, snapshot: Snapshot, now: datetime) -> A
                mask_text(f"{repair.get('rule', RULE)}: {repair['why']}" + (
                    f" (was: {repair['text']})" if kind in ("drop-dangling", "rename-line")
                    else ""))]
-        step = {"op": "update", "file": INDEX_FILE, "before_sha256": sha256(raw),
+        step = {"op": "update", "file": INDEX_FILE,
+                "before_sha256": sha256(before) if before is not None else None,
                 "data": pack(new), "after_sha256": sha256(new), "row": row}
         done = applied_from(execute(root, step))
         return replace(done, message=f"{kind}: {repair['why']}")

@@ -5,8 +5,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+from prune_memory.engine.undo import undo_passes
+from prune_memory.procedure.finish import finish_pass
 from prune_memory.procedure.options import PassOptions
 from prune_memory.procedure.pipeline import build_plan
+from prune_memory.procedure.snapshot import take_snapshot
 from tests.conftest import topic, write_tree
 
 NOW = datetime(2026, 11, 29, 12, tzinfo=UTC)
@@ -28,3 +31,16 @@ def test_a_link_to_a_nested_file_is_left_alone(tmp_path: Path) -> None:
     root = write_tree(tmp_path / "m", {"MEMORY.md": "# M\n- [N](notes/n.md) — nested\n",
                                        "notes/n.md": topic("n", "A note.")})
     assert _repairs(root) == []
+
+
+def test_a_missing_index_is_written_and_the_pass_undoes_it(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "m", {"a.md": topic("a", "Body.")})
+    plan = build_plan(root, PassOptions(repo=None, now=NOW))
+    report = finish_pass(root, plan, [], plan.reachability["repairs"],
+                         snapshot=take_snapshot(root, NOW, tmp_path / "s"), now=NOW)
+    assert [a.status for a in report.applied] == ["done"]
+    assert "[A](a.md)" in (root / "MEMORY.md").read_text()
+    undo_passes(root, "last", now=NOW)
+    assert not (root / "MEMORY.md").exists()
+    assert sorted(p.name for p in root.iterdir()) == ["a.md"]
+

@@ -85,12 +85,13 @@ def restore_bytes(root: Path, step: Step) -> bytes:
 
 
 def run_update(root: Path, step: Step) -> StepOutcome:
-    """Replace a file's bytes if it still holds what the plan saw; skip if it changed."""
+    """Replace a file's bytes if it still holds what the plan saw; skip if it changed. A
+    `before_sha256` of None means the plan saw no file, so the update creates it."""
     file = step["file"]
     data = unpack(step["data"])
     # Not the bytes the update expects: keep them (a late write is even put back).
-    atomic.rewrite(root / file, lambda current: data if current is not None
-                   and sha256(current) == step["before_sha256"] else current)
+    atomic.rewrite(root / file, lambda current: data if (
+        None if current is None else sha256(current)) == step["before_sha256"] else current)
     if sha_or_none(root / file) != step["after_sha256"]:
         return StepOutcome("update", file, "rolled-back",
                            f"{file} changed after the update began; left as it is now")
