@@ -59,4 +59,5 @@ def _apply_one(root: Path, repair: JSON, snapshot: Snapshot, now: datetime) -> A
                 "before_sha256": sha256(before) if before is not None else None,
                 "data": pack(new), "after_sha256": sha256(new), "row": row}
         done = applied_from(execute(root, step))
-        return replace(done, message=f"{kind}: {repair['why']}")
+        said = repair["why"] if done.status == "done" else done.message  # why it was not
+        return replace(done, message=f"{kind}: {said}")
