@@ -112,6 +112,7 @@ def install_command(*, user: UserOpt = False, project: ProjectPathOpt = None,
     a file that is not valid JSON is refused (exit 2).
 
     Example: prune-memory hook install --project . --gate-mode warn
+
     Example: prune-memory hook install --local
     """
     from prune_memory.claude.hooks.command import check_command, installed_command

@@ -54,6 +54,7 @@ def plan(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
     """Show what a pass would do to every entry, with evidence; changes nothing.
 
     Example: prune-memory plan ~/.claude/projects/-home-me-app/memory --repo ~/app --json
+
     Example: prune-memory plan --project . --diff
     """
     from prune_memory.model import LoadError

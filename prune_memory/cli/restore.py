@@ -47,6 +47,7 @@ def restore(register_id: RegisterIdArg = None, legacy_dir: LegacyDirArg = None, 
     note the withdrawal wrote, and the [[links]] it unlinked in kept memories.
 
     Example: prune-memory restore 2026-11-29-03 --project ~/code/app
+
     Example: prune-memory restore --pass 2026-11-29 --project ~/code/app
     """
     from prune_memory.engine import apply

@@ -60,6 +60,7 @@ def sweep_command(memory_dir: MemoryDirArg = None, *, rename: RenameOpt,
     Changes nothing (exit 1 when anything is found) unless --apply is given.
 
     Example: prune-memory sweep --rename pebble=cairn --rename api/auth.py=api/auth/session.py
+
     Example: prune-memory sweep --project . --rename pebble=cairn --apply
     """
     from prune_memory.analysis.renames import parse_rename, sweep
