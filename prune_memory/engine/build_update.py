@@ -83,10 +83,12 @@ def _index_changes(index: bytes, file: str, new: NewText,
                    pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """(old line, new line) for each index line of `file` the update rewrites."""
     lines = indexedit.IndexText.parse(index).lines
+    own = set(linking_lines(lines, file, alone=True))  # a shared line only gets the words
     changes: list[tuple[str, str]] = []
     for at in linking_lines(lines, file):
         old = lines[at]
-        line = new.index_line if new.index_line is not None else carry_outside_links(old, pairs)
+        line = new.index_line if new.index_line is not None and at in own \
+            else carry_outside_links(old, pairs)
         if line != old:
             changes.append((old, line))
     return changes

@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING
 from prune_memory.analysis.pointers import is_placeholder, pointer_target
 from prune_memory.engine.edits import indexedit
 from prune_memory.errors import RefusedError
-from prune_memory.model import JSON, Action, Entry, MemoryDir
+from prune_memory.model import JSON, Action, Entry, LinkKind, MemoryDir
 from prune_memory.procedure.reachability import Reachability
 from prune_memory.secrets.mask import mask_text
+from prune_memory.store.safe_read import holds_file
 
 if TYPE_CHECKING:
     from prune_memory.plan import PlanEntry
@@ -40,7 +41,16 @@ def _droppable(memdir: MemoryDir, dangling: JSON) -> bool:
     if memdir.index is None or is_placeholder(dangling["target"]):
         return False
     line = next((ln for ln in memdir.index.lines if ln.number == dangling["line"]), None)
-    return line is not None and pointer_target(line) == dangling["target"]
+    if line is None or pointer_target(line) != dangling["target"]:
+        return False
+    # A line other memories share stays while one of them is there: it is their pointer too.
+    return not any(_there(memdir, link.target) for link in line.links
+                   if link.target != dangling["target"] and not link.external
+                   and not link.escapes and link.kind is not LinkKind.WIKI)
+
+
+def _there(memdir: MemoryDir, target: str) -> bool:
+    return memdir.entry(target) is not None or holds_file(memdir.root, target)
 
 
 def propose_repairs(memdir: MemoryDir, reach: Reachability,

@@ -19,6 +19,7 @@ from dataclasses import replace
 from prune_memory.engine.edits.index_links import (
     definitions,
     line_targets,
+    links_others,
     visible_lines,
 )
 from prune_memory.engine.edits.indexedit import IndexText, owner_line, with_sub_items
@@ -59,7 +60,8 @@ class _Lines(Sequence[str]):
 
 
 def _targets(lines: _Lines) -> dict[str, list[int]]:
-    """Every memory file a line links, to the ids of the lines linking it, in order."""
+    """Every memory file a line links, to the ids of the lines linking it, in order; a line
+    that also links another memory is left out (`index_links.links_others`)."""
     now = lines.current()
     visible = visible_lines(now)
     refs = definitions(now, visible)
@@ -67,7 +69,8 @@ def _targets(lines: _Lines) -> dict[str, list[int]]:
     for at, line in enumerate(now):
         if visible[at] and "[" in line:
             for target in line_targets(line, refs):
-                found[target].append(lines.ids[at])
+                if not links_others(line, refs, target):
+                    found[target].append(lines.ids[at])
     return found
 
 

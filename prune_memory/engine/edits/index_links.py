@@ -94,8 +94,14 @@ def line_targets(line: str, refs: dict[str, str]) -> set[str]:
     return targets
 
 
-def linking_lines(lines: list[str], file: str) -> list[int]:
-    """0-based numbers of the lines that link `file`."""
+def links_others(line: str, refs: dict[str, str], file: str) -> bool:
+    """Whether a line that links `file` links another memory file too. A line two memories
+    share stays when one of them leaves: taking it would take the other's pointer."""
+    return any(t.endswith(".md") and t != file for t in line_targets(line, refs))
+
+
+def linking_lines(lines: list[str], file: str, *, alone: bool = False) -> list[int]:
+    """0-based numbers of the lines that link `file` (`alone`: and no other memory)."""
     visible = visible_lines(lines)
     refs = definitions(lines, visible)
     labels = [label for label, target in refs.items() if target == file]
@@ -110,7 +116,8 @@ def linking_lines(lines: list[str], file: str) -> list[int]:
 
     return [n for n, line in enumerate(lines)
             if visible[n] and "[" in line and may_link(line)
-            and file in line_targets(line, refs)]
+            and file in line_targets(line, refs)
+            and not (alone and links_others(line, refs, file))]
 
 
 def _label(text: str) -> str:

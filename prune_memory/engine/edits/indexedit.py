@@ -74,7 +74,7 @@ def remove_entry(raw: bytes, file: str,
                  replacement: str | None = None) -> tuple[bytes, tuple[IndexLineRecord, ...]]:
     """Drop the lines linking `file` (putting `replacement` where the first one was)."""
     index = IndexText.parse(raw)
-    pointers = linking_lines(index.lines, file)
+    pointers = linking_lines(index.lines, file, alone=True)
     doomed = with_sub_items(index.lines, pointers)
     counts = Counter(index.lines)
     records = [replace(record_at(index, n, counts), under=owner_line(index.lines, pointers, n))
