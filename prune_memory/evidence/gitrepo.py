@@ -12,7 +12,6 @@ download the old file contents it reads. Such a repo is read as unavailable, wit
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 from collections.abc import Mapping
@@ -35,6 +34,7 @@ from prune_memory.evidence.githistory import (
     parents,
     parse_log,
 )
+from prune_memory.evidence.gitrun import OFFLINE, failure_reason, offline_env
 from prune_memory.evidence.manifests import (
     ManifestVersion,
     current_manifests,
@@ -44,12 +44,6 @@ from prune_memory.evidence.manifests import (
 
 __all__ = ["Change", "CommitInfo", "DeletionFact", "LoggedCommit", "ManifestVersion",
            "RenameFact", "RenameHop", "RepoFacts", "TagInfo", "is_manifest", "read_repo_facts"]
-
-# Git 2.44+ reads the first; before it, allowing no transport stops the lazy fetch all the same.
-OFFLINE = {"GIT_NO_LAZY_FETCH": "1", "GIT_ALLOW_PROTOCOL": "none", "GIT_TERMINAL_PROMPT": "0"}
-_MISSING_OBJECTS = re.compile(r"unable to read|could not fetch|bad object|missing (?:blob|tree)"
-                              r"|promisor|lazy fetching|transport '[^']*' not allowed")
-
 
 @dataclass(frozen=True)
 class TagInfo:
@@ -115,17 +109,6 @@ def read_repo_facts(path: Path | None) -> RepoFacts:
     finally:
         repo.git.clear_cache()
         repo.close()
-
-
-def failure_reason(err: git.GitCommandError) -> str:
-    """What went wrong, in words: git's own first line without GitPython's quoting, or the
-    advice for a clone that lacks objects (partial, or damaged)."""
-    text = str(err.stderr or "").strip().removeprefix("stderr:").strip().strip("'")
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    if _MISSING_OBJECTS.search(text):
-        return ("objects are missing from this clone, partial or damaged; fetching them "
-                "would need the network, so give --repo a full clone")
-    return f"git failed: {lines[0] if lines else f'exit status {err.status}'}"
 
 
 def _read(repo: git.Repo, root: Path) -> RepoFacts:
@@ -211,7 +194,7 @@ def ignored_paths(root: Path | None, paths: list[str]) -> frozenset[str]:
     try:
         done = subprocess.run(["git", "check-ignore", "--stdin", "-z", "--no-index"], cwd=root,
                               input=data.encode("utf-8"), capture_output=True, timeout=60,
-                              check=False, env=_offline_env())
+                              check=False, env=offline_env())
     except (OSError, subprocess.TimeoutExpired):
         return frozenset()
     if done.returncode not in (0, 1):  # 1: none ignored; anything else: no answer
@@ -229,7 +212,7 @@ def grep_lines(root: Path | None, patterns: list[str]) -> list[tuple[str, int, s
         argv += ["-e", pattern]
     try:
         done = subprocess.run(argv, cwd=root, capture_output=True, timeout=60, check=False,
-                              env=_offline_env())
+                              env=offline_env())
     except (OSError, subprocess.TimeoutExpired):
         return []
     if done.returncode not in (0, 1):  # 1: no line matched; anything else: no answer
@@ -241,10 +224,6 @@ def grep_lines(root: Path | None, patterns: list[str]) -> list[tuple[str, int, s
         if number.isdigit():
             out.append((path, int(number), text))
     return out
-
-
-def _offline_env() -> dict[str, str]:
-    return {**os.environ, **OFFLINE}
 
 
 def strip_credentials(url: str) -> str:
