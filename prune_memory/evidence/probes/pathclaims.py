@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from prune_memory.model import INDEX_FILE, OWN_FILES, TOMBSTONE_DIR, Entry, MemoryDir
@@ -31,6 +31,9 @@ class PathMention:
     path: str
     is_dir: bool
     explicit: bool
+    # The other ways the entry writes the same path ((raw, explicit) each): one claim, but
+    # a fix has to reach every one of them.
+    also: tuple[tuple[str, bool], ...] = ()
 
     @property
     def has_slash(self) -> bool:
@@ -67,13 +70,16 @@ def path_mentions(entry: Entry, root: Path | None, known: frozenset[str],
         name = match.group(1).rstrip(TRAILING)
         if name in known:
             found.append(PathMention(name, name, False, False))
-    seen: set[str] = set()
-    unique: list[PathMention] = []
+    unique: dict[str, PathMention] = {}
     for mention in found:
-        if mention.path not in seen and mention.path not in skip:
-            seen.add(mention.path)
-            unique.append(mention)
-    return unique
+        first = unique.get(mention.path)
+        if first is None:
+            if mention.path not in skip:
+                unique[mention.path] = mention
+        elif mention.raw != first.raw and (mention.raw, mention.explicit) not in first.also:
+            unique[mention.path] = replace(first, also=(*first.also,
+                                                        (mention.raw, mention.explicit)))
+    return list(unique.values())
 
 
 def _from_code(content: str, root: Path | None, known: frozenset[str]) -> Iterator[PathMention]:

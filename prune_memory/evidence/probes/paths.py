@@ -128,16 +128,28 @@ def _drift_of(mention: PathMention, found: RenameFact | DeletionFact,
         return _contradicted(mention, story, message, evidence)
     evidence["current_path"] = found.current
     new = _successor(mention.path, found)
-    return _contradicted(mention, story, message, evidence, _fix(mention, new))
+    return _contradicted(mention, story, message, evidence, *_fixes(mention, new))
 
 
-def _fix(mention: PathMention, new: str) -> Correction:
+def _fixes(mention: PathMention, new: str) -> list[Correction]:
+    """One correction for each way the entry writes the path as a path: a lone word that
+    shares the name (`inventory`) may mean something else, so it is left as written."""
+    fixes: list[Correction] = []
+    others = [(raw, explicit) for raw, explicit in mention.also if _shaped(raw, mention.path)]
+    for raw, explicit in ((mention.raw, mention.explicit), *others):
+        fix = _fix(raw, explicit, mention.path, new)
+        if fix.old not in {f.old for f in fixes}:
+            fixes.append(fix)
+    return fixes
+
+
+def _fix(raw: str, explicit: bool, path: str, new: str) -> Correction:
     """Rewrite the path where it is written as a path: inside its backticks, or (bare) with
     its slashes. The same word elsewhere in the prose is not touched."""
-    rewritten = _rewrite(mention.raw, mention.path, new)
-    if mention.explicit and "/" not in mention.raw:
-        return Correction(f"`{mention.raw}`", f"`{rewritten}`", bounded=False)
-    return Correction(mention.raw, rewritten)
+    rewritten = _rewrite(raw, path, new)
+    if explicit and "/" not in raw:
+        return Correction(f"`{raw}`", f"`{rewritten}`", bounded=False)
+    return Correction(raw, rewritten)
 
 
 def _successor(path: str, found: RenameFact) -> str:
@@ -221,8 +233,11 @@ def _path_shaped(mention: PathMention) -> bool:
     """Written so it can only be a path: with a slash, or a file name with its extension.
     A lone word (`inventory`) may name a host, an image or a crate that shares the name of
     an old directory, so its history is no evidence."""
-    return mention.has_slash or mention.raw.rstrip("`").endswith("/") or \
-        "." in mention.path.strip(".")
+    return _shaped(mention.raw, mention.path)
+
+
+def _shaped(raw: str, path: str) -> bool:
+    return "/" in path or raw.rstrip("`").endswith("/") or "." in path.strip(".")
 
 
 def _basename_present(path: str, ctx: ProbeContext) -> str | None:

@@ -53,6 +53,23 @@ def test_rename_gives_current_path_commit_date_and_fix(repo: GitRepo) -> None:
     assert report.fidelity["a.md"] is Fidelity.FAILED
 
 
+def test_every_spelling_of_a_renamed_path_is_fixed(repo: GitRepo) -> None:
+    repo.mv("src/auth.py", "src/auth/session.py").commit("Group auth")
+    body = (f"Signed in `{repo.root}/src/auth.py`.\nThe check is at `src/auth.py:12`, and "
+            "./src/auth.py#L3 says why.\n")
+    report = run(repo, entry("a.md", body))
+    (finding,) = report.findings["a.md"]
+    assert finding.proposed_text == body.replace("auth.py", "auth/session.py")
+    assert len(report.claims["a.md"]) == 1  # one path, one claim, however it is written
+
+
+def test_a_lone_word_sharing_a_moved_directory_name_is_left(repo: GitRepo) -> None:
+    repo.mv("docs", "handbook").commit("Rename docs")
+    body = "Guides live in `docs/`; the `docs` team reviews them.\n"
+    (finding,) = run(repo, entry("a.md", body)).findings["a.md"]
+    assert finding.proposed_text == "Guides live in `handbook/`; the `docs` team reviews them.\n"
+
+
 def test_deleted_path_names_the_commit(repo: GitRepo) -> None:
     sha = repo.rm("scripts/seed.py").commit("Drop the seed script")
     report = run(repo, entry("a.md", "Seed data comes from `scripts/seed.py`.\n"))
