@@ -32,6 +32,13 @@ ALIASES: dict[str, str] = {
     "biome": "@biomejs/biome", "solid": "solid-js", "hapi": "@hapi/hapi",
     "redux toolkit": "@reduxjs/toolkit",
 }
+# The ".js" name a project goes by in prose; its package drops it. Read, never written.
+JS_NAMES: dict[str, str] = {
+    "next.js": "next", "nextjs": "next", "vue.js": "vue", "vuejs": "vue", "nuxt.js": "nuxt",
+    "express.js": "express", "react.js": "react", "reactjs": "react", "three.js": "three",
+    "d3.js": "d3", "ember.js": "ember-source", "backbone.js": "backbone",
+}
+SPELLINGS = {**ALIASES, **JS_NAMES}  # every way prose names a package, to its name
 
 RUNTIMES: dict[str, str] = {
     "python": "python", "node": "node", "node.js": "node", "nodejs": "node", "golang": "go",

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from prune_memory.evidence.gitrepo import ManifestVersion, RepoFacts
 from prune_memory.evidence.probes.manifests import ManifestFacts, parse_manifest
-from prune_memory.evidence.probes.tools import ALIASES, COMMON_WORDS, RUNTIMES, same_role
+from prune_memory.evidence.probes.tools import COMMON_WORDS, RUNTIMES, SPELLINGS, same_role
 
 MIN_NAME = 3
 
@@ -104,7 +104,7 @@ def _back_later(versions: tuple[tuple[ManifestVersion, ManifestFacts], ...],
 def _mention_pattern(names: set[str]) -> re.Pattern[str] | None:
     """One case-insensitive pattern for every package, alias and runtime worth looking for."""
     words = {n for n in names if (len(n) >= MIN_NAME and "/" not in n) or n.startswith("@")}
-    words |= {a for a, target in ALIASES.items() if target in names}
+    words |= {a for a, target in SPELLINGS.items() if target in names}
     words |= set(RUNTIMES)
     words.discard("")
     ordered = sorted(words, key=len, reverse=True)
@@ -117,8 +117,8 @@ def resolve(written: str) -> tuple[str, str]:
     lowered = written.lower()
     if lowered in RUNTIMES:
         return "runtime", RUNTIMES[lowered]
-    if lowered in ALIASES:
-        return "package", ALIASES[lowered]
+    if lowered in SPELLINGS:
+        return "package", SPELLINGS[lowered]
     return "package", re.sub(r"[-_. ]+", "-", lowered)
 
 

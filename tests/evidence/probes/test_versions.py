@@ -65,6 +65,14 @@ def test_a_version_that_moved(repo: GitRepo) -> None:
     assert finding.proposed_text == "The client is on React 18 still.\n"
 
 
+@pytest.mark.parametrize("written", ["React.js", "ReactJS", "react.js"])
+def test_a_package_named_the_js_way_is_the_package(repo: GitRepo, written: str) -> None:
+    repo.write({"package.json": package_json({"jest": "^29.7.0", "react": "^18.2.0"})}
+               ).commit("Upgrade React")
+    (finding,) = run(repo, f"The client is on {written} 17 still.\n").findings["a.md"]
+    assert finding.proposed_text == f"The client is on {written} 18 still.\n"
+
+
 def test_runtime_versions_against_the_pinned_file(repo: GitRepo) -> None:
     report = run(repo, "The API runs on Python 3.10 with FastAPI.\n")
     (finding,) = report.findings["a.md"]
