@@ -68,8 +68,9 @@ def _targets(lines: _Lines) -> dict[str, list[int]]:
     found: defaultdict[str, list[int]] = defaultdict(list)
     for at, line in enumerate(now):
         if visible[at] and "[" in line:
-            for target in line_targets(line, refs):
-                if not links_others(line, refs, target):
+            targets = line_targets(line, refs)
+            for target in targets:
+                if not links_others(targets, refs, target):
                     found[target].append(lines.ids[at])
     return found
 

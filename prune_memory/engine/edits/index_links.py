@@ -94,10 +94,12 @@ def line_targets(line: str, refs: dict[str, str]) -> set[str]:
     return targets
 
 
-def links_others(line: str, refs: dict[str, str], file: str) -> bool:
-    """Whether a line that links `file` links another memory file too. A line two memories
-    share stays when one of them leaves: taking it would take the other's pointer."""
-    return any(t.endswith(".md") and t != file for t in line_targets(line, refs))
+def links_others(line: str | set[str], refs: dict[str, str], file: str) -> bool:
+    """Whether a line that links `file` links another memory file too (`line` may be given
+    as its targets, already read). A line two memories share stays when one of them
+    leaves: taking it would take the other's pointer."""
+    targets = line if isinstance(line, set) else line_targets(line, refs)
+    return any(t.endswith(".md") and t != file for t in targets)
 
 
 def linking_lines(lines: list[str], file: str, *, alone: bool = False) -> list[int]:
