@@ -48,8 +48,9 @@ class Current:
 
     @property
     def link_names(self) -> tuple[str, ...]:
-        """What `[[...]]` links in other memories call it: its `name`, and its file stem."""
-        return tuple(dict.fromkeys(n for n in (self.name, Path(self.file).stem) if n))
+        """What links in other memories call it: its `name` and file stem (`[[...]]`), and
+        its file name (`[label](file.md)`, or `[[file.md]]`)."""
+        return tuple(dict.fromkeys(n for n in (self.name, Path(self.file).stem, self.file) if n))
 
 
 def check_name(file: str) -> str:

@@ -23,6 +23,7 @@ class Reachability:
     orphaned: tuple[JSON, ...] = ()
     degraded: tuple[JSON, ...] = ()
     wiki_missing: tuple[JSON, ...] = ()
+    body_dangling: tuple[JSON, ...] = ()  # a memory's own link to a sibling that is gone
     unloaded: tuple[JSON, ...] = ()
     unregistered_tombstones: tuple[str, ...] = ()
     missing_tombstones: tuple[JSON, ...] = ()
@@ -32,7 +33,8 @@ class Reachability:
     @property
     def clean(self) -> bool:
         return not (self.dangling or self.outside or self.orphaned or self.degraded
-                    or self.wiki_missing or self.unloaded or self.unregistered_tombstones
+                    or self.wiki_missing or self.body_dangling or self.unloaded
+                    or self.unregistered_tombstones
                     or self.missing_tombstones or self.secret_tombstones)
 
     def to_json(self) -> JSON:
@@ -40,6 +42,7 @@ class Reachability:
             "dangling": list(self.dangling), "outside": list(self.outside),
             "orphaned": list(self.orphaned),
             "degraded": list(self.degraded), "wiki_missing": list(self.wiki_missing),
+            "body_dangling": list(self.body_dangling),
             "unloaded": list(self.unloaded),
             "unregistered_tombstones": list(self.unregistered_tombstones),
             "missing_tombstones": list(self.missing_tombstones),
@@ -63,6 +66,7 @@ def scan(memdir: MemoryDir, register: Sequence[tuple[str, str]] = ()) -> Reachab
         orphaned=tuple({"file": e.file, "bytes": e.size} for e in orphans),
         degraded=tuple(degraded + _bare_mentions(memdir)),
         wiki_missing=tuple(_wiki_missing(memdir)),
+        body_dangling=tuple(_body_dangling(memdir, on_disk)),
         unloaded=tuple(_unloaded(memdir)),
         unregistered_tombstones=_unregistered(memdir.tombstones, register),
         missing_tombstones=tuple(_missing(memdir.tombstones, register)),
@@ -131,6 +135,16 @@ def _wiki_missing(memdir: MemoryDir) -> list[JSON]:
     return [{"file": e.file, "line": lk.line, "name": lk.target}
             for e in memdir.entries if e.kind is EntryKind.TOPIC
             for lk in e.links if lk.kind is LinkKind.WIKI and lk.target not in known]
+
+
+def _body_dangling(memdir: MemoryDir, on_disk: set[str]) -> list[JSON]:
+    """A memory's markdown link to a sibling memory (`[B](b.md)`, no folder) that is not
+    there. A link with a folder is most often a repo path, which the staleness probes read."""
+    return [{"file": e.file, "line": lk.line, "target": lk.target}
+            for e in memdir.topics for lk in e.links
+            if lk.kind is not LinkKind.WIKI and not (lk.external or lk.escapes)
+            and lk.target.endswith(".md") and "/" not in lk.target
+            and lk.target not in on_disk and not holds_file(memdir.root, lk.target)]
 
 
 def _unloaded(memdir: MemoryDir) -> list[JSON]:

@@ -83,7 +83,8 @@ def _pending(report: PassReport, refused: Sequence[Skipped]) -> list[tuple[str, 
 
 
 def _reach(report: PassReport) -> list[tuple[str, str]]:
-    keys = ("dangling", "outside", "orphaned", "degraded", "wiki_missing", "unloaded")
+    keys = ("dangling", "outside", "orphaned", "degraded", "wiki_missing", "body_dangling",
+            "unloaded")
     after = report.after.to_json()
     return [("before", ", ".join(f"{k} {len(report.before.get(k, []))}" for k in keys)),
             ("after", ", ".join(f"{k} {len(after.get(k, []))}" for k in keys))]

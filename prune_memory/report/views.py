@@ -66,6 +66,8 @@ def _findings(reach: Reachability) -> list[tuple[str, str, str | Text]]:
         *(("orphaned", i["file"], "on disk, not in the index") for i in reach.orphaned),
         *(("wiki link", f"{i['file']}:{i['line']}", f"[[{i['name']}]] missing")
           for i in reach.wiki_missing),
+        *(("body link", f"{i['file']}:{i['line']}", f"links missing {i['target']}")
+          for i in reach.body_dangling),
         *(("unloaded", i["file"], "index line past the load cap") for i in reach.unloaded),
         *(("tombstone", f"deaccessioned/{n}", "no register row")
           for n in reach.unregistered_tombstones),

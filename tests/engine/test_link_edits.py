@@ -14,6 +14,7 @@ from prune_memory.engine.apply import WithdrawRequest
 from prune_memory.engine.edits.wikilinks import (
     LinkEdit,
     LinkIndex,
+    markdown_pattern,
     plan_link_edits,
     revert_edit,
     wiki_pattern,
@@ -53,6 +54,24 @@ def test_each_withdrawal_unlinks_its_own_links_and_its_restore_puts_them_back(
     text = hub.read_text()
     assert "See [[auth]] and the CI notes (withdrawn" in text and "[[auth#tokens]]" in text
     apply.restore(memory, "2026-11-29-02", now=NOW)
+    assert hub.read_bytes() == before
+
+
+def test_markdown_links_to_a_withdrawn_memory_are_unlinked_and_restored(
+        memory: Path) -> None:
+    hub = memory / "project_hub.md"
+    hub.write_text(topic("hub", "Read [the auth notes](project_auth.md) and "
+                                "[tokens](./project_auth.md#tokens); [CI](project_ci.md) "
+                                "stays, and so does `[code](project_auth.md)`."))
+    before = hub.read_bytes()
+    done = apply.withdraw(memory, WithdrawRequest("project_auth.md", "x"),
+                          snapshot=take_snapshot(memory, NOW), now=NOW)
+    assert [a.linked for a in done.applied] == [("project_hub.md",)]
+    text = hub.read_text()
+    assert ("Read the auth notes (withdrawn, register 2026-11-29-01) and tokens (withdrawn, "
+            "register 2026-11-29-01); [CI](project_ci.md) stays, and so does "
+            "`[code](project_auth.md)`.") in text
+    apply.restore(memory, "2026-11-29-01", now=NOW)
     assert hub.read_bytes() == before
 
 
@@ -137,10 +156,18 @@ def test_a_line_appended_while_the_links_are_edited_is_kept(
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="[]|#ab \n", max_size=30), st.sampled_from(["a", "b", "a b", "ab"]))
 def test_the_link_index_finds_every_file_the_link_pattern_matches(text: str, name: str) -> None:
-
-
     pattern = wiki_pattern([name])
     assert pattern is not None
     index = LinkIndex({"kept.md": text.encode()})
     if pattern.search(text):
         assert "kept.md" in index.by_name.get(name, set())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="[]()#./<>!\"` abmd\n", max_size=40), st.sampled_from(["a.md", "b.md"]))
+def test_the_link_index_finds_every_file_a_markdown_link_names(text: str, file: str) -> None:
+    pattern = markdown_pattern([file])
+    assert pattern is not None
+    index = LinkIndex({"kept.md": text.encode()})
+    if pattern.search(text):
+        assert "kept.md" in index.by_name.get(file, set())

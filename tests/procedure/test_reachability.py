@@ -38,6 +38,15 @@ def test_a_link_to_a_file_that_is_there_but_not_a_topic_is_not_dangling(tmp_path
     assert [d["target"] for d in result["dangling"]] == ["notes/x.md"]  # type: ignore[index]
 
 
+def test_a_memory_linking_a_missing_sibling_is_reported(tmp_path: Path) -> None:
+    result = _scan(tmp_path, {
+        "MEMORY.md": "- [A](a.md) — a\n- [N](notes/n.md) — n\n",
+        "a.md": topic("a", "See [B](b.md), [N](n.md), [setup](docs/setup.md) and [x](notes.md)."),
+        "notes/n.md": topic("n", "nested"), "notes.md": "plain notes\n"})
+    assert [(i["file"], i["target"]) for i in result["body_dangling"]] == [  # type: ignore[union-attr]
+        ("a.md", "b.md"), ("a.md", "n.md")]  # docs/setup.md is a repo path, notes.md is there
+
+
 def test_degraded_reference_names_a_file_inexactly(tmp_path: Path) -> None:
     result = _scan(tmp_path, {"MEMORY.md": "- [A](Project-Auth)\n- see b.md for more\n"
                                            "- [C](c.md) and c.md again\n",

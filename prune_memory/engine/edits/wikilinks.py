@@ -1,10 +1,11 @@
-"""`[[name]]` links in kept memories to an entry being withdrawn: unlink them, and put them back.
+"""Links in kept memories to an entry being withdrawn: unlink them, and put them back.
 
-A withdrawal turns each `[[name]]` (or `[[name|label]]`) in the other topic files into plain
-words that say where the memory went. Each edit is recorded as spans — byte offset, the
-old text, the new text — with the file's hash before and after, so the same record can
-finish the edit after a crash and `restore` can undo it exactly. The record holds link
-text only, never a memory's body.
+A withdrawal turns each `[[name]]` (or `[[name|label]]`) and each markdown link to its file
+(`[label](file.md)`, `[label](./file.md#part)`) in the other topic files into plain words
+that say where the memory went; a link shown as code is left as written. Each edit is
+recorded as spans — byte offset, the old text, the new text — with the file's hash before
+and after, so the same record can finish the edit after a crash and `restore` can undo it
+exactly. The record holds link text only, never a memory's body.
 """
 
 from __future__ import annotations
@@ -59,6 +60,17 @@ def wiki_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
     return re.compile(r"\[\[\s*(?:" + body + r")\s*(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")
 
 
+def markdown_pattern(files: Iterable[str]) -> re.Pattern[str] | None:
+    """`[label](file.md)`, with `./`, a `#part`, angle brackets or a title, for any of
+    `files` (names ending in `.md`); an image (`![..](..)`) is no link to a memory."""
+    alternatives = sorted({f for f in files if f.endswith(".md")}, key=len, reverse=True)
+    if not alternatives:
+        return None
+    body = "(?:" + "|".join(re.escape(f) for f in alternatives) + ")"
+    return re.compile(r"(?<!!)\[([^\[\]\n]*)\]\(\s*(?:<(?:\./)?" + body + r"(?:#[^>\n]*)?>"
+                      r"|(?:\./)?" + body + r"(?:#[^)\s]*)?)(?:\s+\"[^\"\n]*\")?\s*\)")
+
+
 def plan_link_edits(root: Path, names: Iterable[str], *, register_id: str,
                     spare: Collection[str]) -> tuple[LinkEdit, ...]:
     """The edits that would unlink `names` in every top-level topic file but `spare`."""
@@ -68,6 +80,9 @@ def plan_link_edits(root: Path, names: Iterable[str], *, register_id: str,
 # The name part of a `[[name#part|label]]` link, as `wiki_pattern` would match it.
 _LINK_NAME = re.compile(r"\[\[\s*([^\[\]\n#|]*?)\s*(?:[#|][^\]\n]*)?\]\]")
 _ODD_NAME = re.compile(r"[\[\]\n#|]|^\s|\s$")
+# The memory file a markdown link names, as `markdown_pattern` would match it.
+_MD_TARGET = re.compile(r"\]\(\s*<?(?:\./)?([^()\s<>#]+\.md)")
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
 
 
 class LinkIndex:
@@ -79,13 +94,15 @@ class LinkIndex:
         self.texts = texts
         self.by_name: dict[str, set[str]] = {}
         for file, raw in texts.items():
-            for name in _LINK_NAME.findall(raw.decode("utf-8", errors="replace")):
+            text = raw.decode("utf-8", errors="replace")
+            for name in (*_LINK_NAME.findall(text), *_MD_TARGET.findall(text)):
                 self.by_name.setdefault(name, set()).add(file)
 
     @classmethod
     def read(cls, root: Path) -> LinkIndex:
         texts = {file: raw for file in topic_names(root)
-                 if (raw := read_or_none(root / file)) is not None and b"[[" in raw}
+                 if (raw := read_or_none(root / file)) is not None
+                 and (b"[[" in raw or b".md" in raw)}
         return cls(texts)
 
     def plan(self, names: Iterable[str], *, register_id: str,
@@ -95,13 +112,14 @@ class LinkIndex:
         odd = any(_ODD_NAME.search(n) for n in wanted)  # a name the index cannot key
         files = set(self.texts) if odd else set().union(
             *(self.by_name.get(n, set()) for n in wanted))
-        pattern = wiki_pattern(wanted) if files - set(spare) else None
-        if pattern is None:
+        patterns = [p for p in (wiki_pattern(wanted), markdown_pattern(wanted)) if p] \
+            if files - set(spare) else []
+        if not patterns:
             return ()
         edits: list[LinkEdit] = []
         for file in sorted(files - set(spare)):
             raw = self.texts[file]
-            spans = _spans(raw, pattern, register_id)
+            spans = _spans(raw, patterns, register_id)
             if spans:
                 after = _replaced(raw, spans)
                 edits.append(LinkEdit(file, sha256(raw), sha256(after), spans))
@@ -109,17 +127,24 @@ class LinkIndex:
         return tuple(edits)
 
 
-def _spans(raw: bytes, pattern: re.Pattern[str],
+def _spans(raw: bytes, patterns: list[re.Pattern[str]],
            register_id: str) -> tuple[tuple[int, str, str], ...]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return ()  # not ours to re-encode
+    code = [m.span() for m in _CODE_SPAN.finditer(text)]
+    matches = sorted((m for p in patterns for m in p.finditer(text)
+                      if not any(a <= m.start() < b for a, b in code)), key=lambda m: m.start())
     spans: list[tuple[int, str, str]] = []
-    for match in pattern.finditer(text):
+    end = 0
+    for match in matches:
+        if match.start() < end:
+            continue  # inside a link already taken
         words = (match.group(1) or "").strip() or _name_of(match.group(0))
         offset = len(text[:match.start()].encode("utf-8"))
         spans.append((offset, match.group(0), f"{words} (withdrawn, register {register_id})"))
+        end = match.end()
     return tuple(spans)
 
 
