@@ -44,7 +44,7 @@ def restore(register_id: RegisterIdArg = None, legacy_dir: LegacyDirArg = None, 
     """Bring back a withdrawn or updated memory byte for byte, or undo a whole pass.
 
     A restore is the inverse of the whole action: the file, its index line, the SUPERSEDED
-    note the withdrawal wrote, and the [[links]] it unlinked in kept memories.
+    note the withdrawal wrote, and the links to it that it unlinked in kept memories.
 
     Example: prune-memory restore 2026-11-29-03 --project ~/code/app
 

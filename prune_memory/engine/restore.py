@@ -129,7 +129,7 @@ def _message(source: Source, sup: dict[str, str] | None) -> str:
                  "it separately if it no longer applies")
     if source.link_edits:
         files = ", ".join(str(e["file"]) for e in source.link_edits)
-        text += f"; put back the [[links]] to it in {files}"
+        text += f"; put back the links to it in {files}"
     return text
 
 

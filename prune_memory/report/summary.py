@@ -59,7 +59,7 @@ def _changes(done: list[Applied]) -> list[tuple[str, str]]:
         if a.superseded:
             items.append(("SUPERSEDED", f"{a.superseded} (for {a.file})"))
         if a.linked:
-            items.append(("links", f"[[links]] to {a.file} unlinked in {', '.join(a.linked)}; "
+            items.append(("links", f"links to {a.file} unlinked in {', '.join(a.linked)}; "
                                    f"restore {a.register_id} puts them back"))
         if a.vault:
             items.append(("secret", f"{a.file} held a secret: its original is only in the "

@@ -62,7 +62,7 @@ def run_withdraw(root: Path, step: Step) -> StepOutcome:
         return cancel(root, step)  # changed while we worked: keep the newer text
     edited = [e.file for e in link_edits(step) if apply_edit(root, e)]
     remove_if(root / file, step["original_sha256"])
-    said = f"; unlinked [[links]] to it in {', '.join(edited)}" if edited else ""
+    said = f"; unlinked the links to it in {', '.join(edited)}" if edited else ""
     return StepOutcome("withdraw", file, "done", f"withdrawn as {step['register_id']}{said}")
 
 

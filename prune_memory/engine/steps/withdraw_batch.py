@@ -77,6 +77,6 @@ def _finish(root: Path, entry: Step) -> StepOutcome:
         return cancel(root, entry)  # changed while we worked: keep the newer text
     edited = [e.file for e in link_edits(entry) if apply_edit(root, e)]
     remove_if(root / entry["file"], entry["original_sha256"])
-    said = f"; unlinked [[links]] to it in {', '.join(edited)}" if edited else ""
+    said = f"; unlinked the links to it in {', '.join(edited)}" if edited else ""
     return StepOutcome("withdraw", entry["file"], "done",
                        f"withdrawn as {entry['register_id']}{said}")
