@@ -171,3 +171,14 @@ def test_the_link_index_finds_every_file_a_markdown_link_names(text: str, file: 
     index = LinkIndex({"kept.md": text.encode()})
     if pattern.search(text):
         assert "kept.md" in index.by_name.get(file, set())
+
+
+def test_a_link_whose_words_hold_a_secret_is_left_as_it_is(memory: Path) -> None:
+    hub = memory / "project_hub.md"
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    hub.write_text(topic("hub", f"[{token}](project_auth.md) and [[auth]]."))
+    apply.withdraw(memory, WithdrawRequest("project_auth.md", "x"),
+                   snapshot=take_snapshot(memory, NOW), now=NOW)
+    assert f"[{token}](project_auth.md) and auth (withdrawn" in hub.read_text()
+    stone = (memory / "deaccessioned" / "project_auth.md").read_text()
+    assert token not in stone

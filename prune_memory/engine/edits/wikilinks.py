@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from prune_memory.secrets.mask import mask_text
 from prune_memory.store.files import (
     inside,
     read_or_none,
@@ -139,8 +140,9 @@ def _spans(raw: bytes, patterns: list[re.Pattern[str]],
     spans: list[tuple[int, str, str]] = []
     end = 0
     for match in matches:
-        if match.start() < end:
-            continue  # inside a link already taken
+        if match.start() < end or mask_text(match.group(0)) != match.group(0):
+            continue  # inside a link already taken, or its words hold a secret: the
+            # record would copy it into the tombstone, so that link is left as it is
         words = (match.group(1) or "").strip() or _name_of(match.group(0))
         offset = len(text[:match.start()].encode("utf-8"))
         spans.append((offset, match.group(0), f"{words} (withdrawn, register {register_id})"))
