@@ -125,7 +125,7 @@ def test_run_yes_lists_and_restore_reverts_the_links_it_edits_in_kept_memories(
     text = note.read_text()
     assert "[[" not in text and "the expiry bug (withdrawn, register 2026-11-29-" in text
     said = " ".join(result.out.split())
-    assert "project_proxy_notes.md" in said and "[[links]]" in said
+    assert "project_proxy_notes.md" in said and "links to" in said
     row = next(r for r in read_log(demo_memory).rows if r.file == "project_issue_42.md")
     back = cli("restore", row.register_id, "--memory-dir", demo_memory, "--now", NOW)
     assert back.code == 0, back.err
