@@ -34,7 +34,7 @@ from prune_memory.evidence.githistory import (
     parents,
     parse_log,
 )
-from prune_memory.evidence.gitrun import OFFLINE, failure_reason, offline_env
+from prune_memory.evidence.gitrun import OFFLINE, failure_reason, offline_env, own_repository
 from prune_memory.evidence.manifests import (
     ManifestVersion,
     current_manifests,
@@ -95,6 +95,11 @@ def read_repo_facts(path: Path | None) -> RepoFacts:
     """Read the repo at `path` (or an enclosing one). Not a repo → facts marked unavailable."""
     if path is None:
         return unavailable(None, "no repository given")
+    with own_repository():  # not the repo a surrounding git (a hook, say) points at
+        return _open_and_read(path)
+
+
+def _open_and_read(path: Path) -> RepoFacts:
     try:
         repo = git.Repo(path, search_parent_directories=True)
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):

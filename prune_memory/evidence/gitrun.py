@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import git
 
@@ -14,9 +16,31 @@ _MISSING_OBJECTS = re.compile(r"unable to read|could not fetch|bad object|missin
                               r"|promisor|lazy fetching|transport '[^']*' not allowed")
 
 
+# What `git rev-parse --local-env-vars` lists: set by an outer git (a hook, say), they would
+# point a process started in the project at another repository, index or object store.
+_REPO_VARS = frozenset({
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_COUNT", "GIT_OBJECT_DIRECTORY", "GIT_DIR", "GIT_WORK_TREE",
+    "GIT_IMPLICIT_WORK_TREE", "GIT_GRAFT_FILE", "GIT_INDEX_FILE", "GIT_NO_REPLACE_OBJECTS",
+    "GIT_REPLACE_REF_BASE", "GIT_PREFIX", "GIT_INTERNAL_SUPER_PREFIX", "GIT_SHALLOW_FILE",
+    "GIT_COMMON_DIR"})
+
+
+@contextmanager
+def own_repository() -> Iterator[None]:
+    """While GitPython reads the repo: none of those variables in the environment. GitPython
+    starts git with the process environment and can add to it, never take away."""
+    saved = {key: os.environ.pop(key) for key in list(os.environ) if key in _REPO_VARS}
+    try:
+        yield
+    finally:
+        os.environ.update(saved)
+
+
 def offline_env() -> dict[str, str]:
-    """The environment for a git process started directly (not through GitPython)."""
-    return {**os.environ, **OFFLINE}
+    """The environment for a git process started directly in the project (not through
+    GitPython): offline, and about the repository it runs in, whatever an outer git set."""
+    return {**{k: v for k, v in os.environ.items() if k not in _REPO_VARS}, **OFFLINE}
 
 
 def failure_reason(err: git.GitCommandError) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.evidence.gitrepo import read_repo_facts
+from prune_memory.evidence.gitrepo import grep_lines, ignored_paths, read_repo_facts
 from tests.evidence.probes.gitbuild import GitRepo
 
 
@@ -63,3 +63,17 @@ def test_other_git_failures_give_git_own_first_line(tmp_path: Path) -> None:
     assert not facts.available
     assert facts.reason.startswith("git failed: ")
     assert "stderr" not in facts.reason and "'" not in facts.reason
+
+
+def test_a_git_dir_set_by_an_outer_git_does_not_redirect_the_reads(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project = GitRepo(tmp_path / "project")
+    project.write({"src/a.py": "class Thing:\n    pass\n", ".gitignore": "build/\n"})
+    project.commit("add")
+    other = GitRepo(tmp_path / "other")
+    other.write({"b.txt": "b\n"}).commit("other")
+    monkeypatch.setenv("GIT_DIR", str(other.root / ".git"))  # as inside another repo's hook
+    monkeypatch.setenv("GIT_INDEX_FILE", str(other.root / ".git" / "index"))
+    assert grep_lines(project.root, ["class Thing"]) == [("src/a.py", 1, "class Thing:")]
+    assert ignored_paths(project.root, ["build/x.o"]) == frozenset({"build/x.o"})
+    assert "src/a.py" in read_repo_facts(project.root).tracked
