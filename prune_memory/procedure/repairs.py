@@ -7,6 +7,7 @@ one is logged and reversible like a withdrawal.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from prune_memory.analysis.pointers import is_placeholder, pointer_target
@@ -75,23 +76,40 @@ def propose_repairs(memdir: MemoryDir, reach: Reachability,
         line = index_line_for(entry)
         if line is None:
             continue
-        repairs.append({"kind": "index-orphan", "file": entry.file,
-                        "line": line, "section": ORPHAN_SECTION,
-                        "why": f"{entry.file} is on disk but nothing in the index points at it"})
+        repair = {"kind": "index-orphan", "file": entry.file, "line": line,
+                  "section": ORPHAN_SECTION,
+                  "why": f"{entry.file} is on disk but nothing in the index points at it"}
+        if hold := _not_a_memory(entry):
+            repair["hold"] = hold
+        repairs.append(repair)
     return repairs
+
+
+_DOC_STEMS = frozenset({"readme", "changelog", "license", "contributing"})
+
+
+def _not_a_memory(entry: Entry) -> str | None:
+    """Why an orphan is not indexed without a person: it does not look like a memory."""
+    if Path(entry.file).stem.casefold() in _DOC_STEMS:
+        return "not indexed automatically: it documents the folder; it is no memory"
+    if not entry.frontmatter:
+        return ("not indexed automatically: it has no frontmatter, so Claude Code did not "
+                "write it as a memory — index it by hand if it is one")
+    return None
 
 
 def within_load_cap(memdir: MemoryDir, repairs: list[JSON]) -> tuple[list[JSON], list[JSON]]:
     """The repairs that keep the index inside Claude Code's load cap, and the orphan lines
     held back: an index line past line 200 (or 25,000 characters) is never loaded, and each
     one added there would push a loaded pointer out of every session."""
-    if memdir.index is None:
-        return repairs, []
+    held = [_held(r, r["hold"]) for r in repairs if "hold" in r]
+    repairs = [r for r in repairs if "hold" not in r]
+    if memdir.index is None:  # every orphan line fits an index still to be written
+        return repairs, held
     cap = memdir.index.cap
     lines = cap.lines - sum(1 for r in repairs if r["kind"] == "drop-dangling")
     chars = cap.chars
     fits: list[JSON] = []
-    held: list[JSON] = []
     opened = False
     for repair in repairs:
         if repair["kind"] != "index-orphan":
@@ -100,13 +118,18 @@ def within_load_cap(memdir: MemoryDir, repairs: list[JSON]) -> tuple[list[JSON],
         extra = 1 + (0 if opened else 2)  # the section heading and its blank line, once
         size = len(repair["line"]) + 1 + (0 if opened else len(ORPHAN_SECTION) + 5)
         if lines + extra > cap.line_cap or chars + size > cap.char_cap:
-            held.append({**repair, "why": repair["why"] + "; not indexed automatically: the "
-                         f"index would pass its load cap ({cap.line_cap} lines or "
-                         f"{cap.char_cap:,} characters) — fold or withdraw something first"})
+            held.append(_held(repair, "not indexed automatically: the index would pass its "
+                              f"load cap ({cap.line_cap} lines or {cap.char_cap:,} "
+                              "characters) — fold or withdraw something first"))
             continue
         fits.append(repair)
         lines, chars, opened = lines + extra, chars + size, True
     return fits, held
+
+
+def _held(repair: JSON, reason: str) -> JSON:
+    return {key: value for key, value in repair.items() if key != "hold"} \
+        | {"why": f"{repair['why']}; {reason}"}
 
 
 def _linked(raw: bytes, file: str) -> bool:

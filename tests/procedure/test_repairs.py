@@ -44,3 +44,17 @@ def test_a_missing_index_is_written_and_the_pass_undoes_it(tmp_path: Path) -> No
     assert not (root / "MEMORY.md").exists()
     assert sorted(p.name for p in root.iterdir()) == ["a.md"]
 
+
+
+def test_only_files_shaped_as_memories_are_indexed_automatically(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "m", {
+        "MEMORY.md": "# M\n", "a.md": topic("a", "A memory."),
+        "README.md": "# What this folder is\nNotes for people browsing the repo.\n",
+        "changelog.md": topic("changelog", "What changed."), "notes.md": "loose notes\n"})
+    plan = build_plan(root, PassOptions(repo=None, now=NOW))
+    assert [r["file"] for r in plan.reachability["repairs"]] == ["a.md"]
+    held = {r["file"]: r["why"] for r in plan.reachability["held_repairs"]}
+    assert sorted(held) == ["README.md", "changelog.md", "notes.md"]
+    assert "documents the folder" in held["README.md"] and "frontmatter" in held["notes.md"]
+    assert [o["file"] for o in plan.reachability["orphaned"]] == [
+        "README.md", "a.md", "changelog.md", "notes.md"]  # still reported, for a person
