@@ -130,11 +130,24 @@ def _without_links(line: IndexLine) -> str:
     return re.sub(r"\[[^\]]*\]\([^)]*\)", "", line.text)
 
 
+_TYPE_PREFIX = re.compile(r"^(?:user|feedback|project|reference)_")
+
+
+def _wiki_key(name: str) -> str:
+    """A `[[name]]` as people vary it: any case, `-` or a space for `_`, `.md` or not."""
+    return re.sub(r"[-\s]+", "_", name.strip().casefold()).removesuffix(".md")
+
+
 def _wiki_missing(memdir: MemoryDir) -> list[JSON]:
-    known = {e.name for e in memdir.topics} | {e.file.removesuffix(".md") for e in memdir.topics}
+    """`[[name]]` links no memory answers to, by its name or file stem, with or without
+    the type prefix Claude Code gives file names (`[[gates-pattern]]` finds
+    `feedback_gates_pattern.md`)."""
+    known = {_wiki_key(n) for e in memdir.topics for n in (e.name, e.file)}
+    known |= {_TYPE_PREFIX.sub("", key) for key in known}
     return [{"file": e.file, "line": lk.line, "name": lk.target}
             for e in memdir.entries if e.kind is EntryKind.TOPIC
-            for lk in e.links if lk.kind is LinkKind.WIKI and lk.target not in known]
+            for lk in e.links if lk.kind is LinkKind.WIKI
+            and _TYPE_PREFIX.sub("", _wiki_key(lk.target)) not in known]
 
 
 def _body_dangling(memdir: MemoryDir, on_disk: set[str]) -> list[JSON]:

@@ -47,6 +47,19 @@ def test_a_memory_linking_a_missing_sibling_is_reported(tmp_path: Path) -> None:
         ("a.md", "b.md"), ("a.md", "n.md")]  # docs/setup.md is a repo path, notes.md is there
 
 
+def test_wiki_links_are_matched_as_people_write_them(tmp_path: Path) -> None:
+    # Hyphens for underscores, another case, the type prefix left out: the reader (and
+    # Claude) still finds the memory. Only a name no memory answers to is missing.
+    result = _scan(tmp_path, {
+        "MEMORY.md": "- [G](feedback_gates_pattern.md)\n- [I](project_incident_drift.md)\n",
+        "feedback_gates_pattern.md": topic("feedback-gates-pattern", "gates"),
+        "project_incident_drift.md": topic("incident-drift-2026", "See [[gates-pattern]], "
+                                           "[[Feedback-Gates-Pattern]], [[gates_pattern]] "
+                                           "and [[release-baseline]].")})
+    assert [w["name"] for w in result["wiki_missing"]] == [  # type: ignore[union-attr]
+        "release-baseline"]
+
+
 def test_degraded_reference_names_a_file_inexactly(tmp_path: Path) -> None:
     result = _scan(tmp_path, {"MEMORY.md": "- [A](Project-Auth)\n- see b.md for more\n"
                                            "- [C](c.md) and c.md again\n",
