@@ -49,9 +49,13 @@ class SessionSignals:
 
 def standing_rule(entry: Entry) -> str | None:
     """Why the entry reads as a lasting rule (a quoted marker or phrase), or None."""
-    if entry.memory_type in ("feedback", "user"):
-        return f"type: {entry.memory_type}"
-    text = entry.text
+    return lasting_rule(entry.memory_type, entry.text)
+
+
+def lasting_rule(memory_type: str | None, text: str) -> str | None:
+    """`standing_rule` for a memory known only by its type and its text (the gate's case)."""
+    if memory_type in ("feedback", "user"):
+        return f"type: {memory_type}"
     if found := _RULE_MARKERS.search(text):
         return f"rule marker {found.group(0).strip()!r}"
     imperatives = _IMPERATIVE.findall(text)

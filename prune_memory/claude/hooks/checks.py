@@ -7,6 +7,7 @@ Imported only when a write really targets a memory directory, so other writes ne
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Iterator
 from contextlib import nullcontext
 from itertools import pairwise
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from prune_memory.analysis.poison import find_injection
+from prune_memory.analysis.sessions import lasting_rule
 from prune_memory.claude.hooks.payload import Candidate
 from prune_memory.errors import PruneMemoryError
 from prune_memory.matching.timedregex import PatternTimeout, deadline, time_left
@@ -23,6 +25,7 @@ from prune_memory.secrets.mask import describe
 from prune_memory.secrets.patterns import PatternDetector
 from prune_memory.secrets.scan import find_spans, hits_for
 from prune_memory.secrets.vendor import VendorDetector
+from prune_memory.store.files import read_or_none
 from prune_memory.vocab import OWN_FILES
 
 _PATTERNS = (PatternDetector(),)
@@ -80,6 +83,32 @@ def check_texts(texts: Iterable[Candidate], memory_dir: str, *,
                             if lowest <= (line := hit.line + lines_before)
                             and (upto is None or line < upto))
     return CheckResult(tuple(dict.fromkeys(hits)), problems)
+
+
+def lasting_rule_write(texts: Iterable[Candidate], target: str) -> bool:
+    """Whether the memory this write leaves reads as a lasting rule (a `feedback` or `user`
+    memory, or one with rule markers), as the plan's never-persist decision asks. A lasting
+    rule may tell the session that taught it ("**Why:** in this session …"): that is its
+    point, not session state. The type comes from the write when it brings frontmatter,
+    else from the file as it is."""
+    new = "\n".join(candidate.text for candidate in texts)
+    raw = read_or_none(Path(target)) if not new.startswith("---") else None
+    current = raw.decode("utf-8", errors="replace") if raw else ""
+    return lasting_rule(_declared_type(new if new.startswith("---") else current),
+                        f"{current}\n{new}") is not None
+
+
+_TYPE_LINE = re.compile(r"^[ \t]*type:[ \t]*[\"']?([A-Za-z]+)", re.MULTILINE)
+
+
+def _declared_type(text: str) -> str | None:
+    """`type:` in the frontmatter (top level or under `metadata:`), read without YAML: the
+    gate only needs the word, and loading a YAML parser would cost every write."""
+    if not text.startswith("---"):
+        return None
+    end = text.find("\n---", 3)
+    found = _TYPE_LINE.search(text, 3, end if end > 0 else len(text))
+    return found.group(1).lower() if found else None
 
 
 def _piece_hits(text: str, where: str, policy: Policy | None) -> list[GateHit]:

@@ -80,7 +80,11 @@ def decide(raw: bytes, mode: Mode, extra_roots: Sequence[str] = ()) -> Verdict:
 
 
 def _judge(call: payload.WriteCall, bound: dict[str, str], mode: Mode) -> Verdict:
-    from prune_memory.claude.hooks.checks import check_texts, is_own_file  # memory writes only
+    from prune_memory.claude.hooks.checks import (  # memory writes only
+        check_texts,
+        is_own_file,
+        lasting_rule_write,
+    )
 
     hits: dict[tuple[str, str, int, str], None] = {}
     problems: list[str] = []
@@ -88,7 +92,10 @@ def _judge(call: payload.WriteCall, bound: dict[str, str], mode: Mode) -> Verdic
     started = time.monotonic()
     for memory_dir in dict.fromkeys(bound.values()):
         targets = [target for target, root in bound.items() if root == memory_dir]
-        rules = not all(is_own_file(target, memory_dir) for target in targets)
+        # The never-persist rules are for session state: not for the tool's own files (they
+        # quote them) nor for a lasting rule, whose **Why:** may tell the session behind it.
+        rules = not all(is_own_file(target, memory_dir) or lasting_rule_write(call.texts, target)
+                        for target in targets)
         left = CHECK_SECONDS - (time.monotonic() - started)
         result = check_texts(call.texts, memory_dir, policy_rules=rules, seconds=left)
         hits.update(dict.fromkeys(result.hits))

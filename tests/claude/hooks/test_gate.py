@@ -184,11 +184,43 @@ def test_the_tools_own_files_skip_the_policy_rules_but_not_the_secret_check(
     from prune_memory.resources import read_template
 
     policy = read_template("retention-policy.md")  # its examples quote what the rules catch
-    assert decide(write(memory_dir / "a.md", policy), Mode.STRICT).decision is Decision.DENY
-    assert decide(write(memory_dir / "retention-policy.md", policy),
-                  Mode.STRICT).decision is Decision.ALLOW
+    chatter = "Currently debugging the login flake on branch fix/login.\n"
+    assert decide(write(memory_dir / "a.md", chatter), Mode.STRICT).decision is Decision.DENY
+    for text in (policy, chatter):
+        assert decide(write(memory_dir / "retention-policy.md", text),
+                      Mode.STRICT).decision is Decision.ALLOW
     assert decide(edit(memory_dir / "pruning-log.md", LEAKY),
                   Mode.STRICT).decision is Decision.DENY
     # A policy file in a subfolder is an ordinary memory file.
-    assert decide(write(memory_dir / "old" / "retention-policy.md", policy),
+    assert decide(write(memory_dir / "old" / "retention-policy.md", chatter),
                   Mode.STRICT).decision is Decision.DENY
+
+
+FEEDBACK = ("---\nname: reread-before-edit\ndescription: Re-read a file before editing it\n"
+            "type: feedback\n---\nRe-read a file right before editing it.\n\n"
+            "**Why:** In this session the file had changed since it was planned, and the "
+            "edit was rejected.\n\n**How to apply:** read, then edit.\n")
+
+
+@pytest.mark.parametrize("tool", ["Write", "Edit"])
+def test_a_lasting_rule_may_tell_the_session_that_taught_it(memory_dir: Path,
+                                                             tool: str) -> None:
+    # A feedback memory's **Why:** tells the incident behind the rule. The never-persist
+    # rules are about session state, so they do not apply to it; a secret still does.
+    target = memory_dir / "feedback_reread.md"
+    if tool == "Edit":
+        target.write_text(FEEDBACK.replace("In this session the file", "The file"))
+        call = edit(target, "In this session the file had changed.")
+    else:
+        call = write(target, FEEDBACK)
+    assert decide(call, Mode.STRICT).decision is Decision.ALLOW
+    leaky = write(target, FEEDBACK + f"Token: {TOKEN}\n")
+    assert decide(leaky, Mode.STRICT).decision is Decision.DENY
+
+
+def test_session_state_in_a_project_memory_is_still_denied(memory_dir: Path) -> None:
+    text = FEEDBACK.replace("type: feedback", "type: project").replace(
+        "**Why:** ", "").replace("**How to apply:** read, then edit.\n", "")
+    verdict = decide(write(memory_dir / "project_x.md", text), Mode.STRICT)
+    assert verdict.decision is Decision.DENY
+    assert "session-state" in (verdict.reason or "")
