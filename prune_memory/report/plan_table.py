@@ -8,7 +8,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from prune_memory.model import Action
+from prune_memory.model import Action, FindingCode
 from prune_memory.plan import Plan, PlanEntry
 from prune_memory.report.rows import SHOWN, first, more
 
@@ -25,10 +25,9 @@ def render_table(plan: Plan) -> RenderableType:
         table.add_column(col, overflow="fold")
     shown, hidden = first(_ordered(plan.entries))
     for e in shown:
-        evidence = "; ".join(f.message for f in e.findings) or "-"
         table.add_row(e.file, e.cls.value, e.fidelity,
-                      Text(e.action.value, style=ACTION_STYLE[e.action]), e.rule or "-",
-                      evidence)
+                      Text(e.action.value, style=ACTION_STYLE[e.action]), _rule(e),
+                      _evidence(e))
     counts = ", ".join(f"{k} {v}" for k, v in plan.summary().items() if v)
     idx = plan.index
     parts: list[RenderableType] = [
@@ -40,6 +39,26 @@ def render_table(plan: Plan) -> RenderableType:
                     [c["why"] for c in plan.reachability.get("coherence", [])])
     parts += [Text(f"Note: {n}") for n in plan.notes]
     return Group(*parts)
+
+
+# On a kept entry these only say what could not be checked and how long it sat: the row
+# says how much was checked instead (the JSON keeps every finding).
+_QUIET_WHEN_KEPT = frozenset({FindingCode.UNVERIFIABLE, FindingCode.STALE})
+
+
+def _evidence(entry: PlanEntry) -> str:
+    if entry.action is not Action.KEEP:
+        return "; ".join(f.message for f in entry.findings) or "-"
+    said = [f.message for f in entry.findings if f.code not in _QUIET_WHEN_KEPT]
+    checked = str(entry.access.get("checked") or "")
+    return "; ".join([*said, *([checked] if checked else [])]) or "-"
+
+
+def _rule(entry: PlanEntry) -> str:
+    suggested = entry.suggested_action
+    if entry.rule and suggested is not None and suggested is not entry.action:
+        return f"{entry.rule} (suggests {suggested.value})"
+    return entry.rule or "-"
 
 
 def _ordered(entries: Sequence[PlanEntry]) -> Sequence[PlanEntry]:

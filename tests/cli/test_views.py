@@ -133,6 +133,24 @@ def test_plan_markdown_format(cli: Cli, tmp_path: Path) -> None:
     assert "| `a.md` |" in result.out
 
 
+def _rows(out: str) -> dict[str, str]:
+    return {line.split("│")[1].strip(): line for line in out.splitlines()
+            if line.count("│") > 2}
+
+
+def test_the_plan_table_is_short_for_a_keep_and_says_what_a_review_suggests(
+        cli: Cli, tmp_path: Path, demo_memory: Path, demo_repo: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "400")
+    write_tree(tmp_path / "m", {"MEMORY.md": "# Memory\n- [A](a.md) — a\n",
+                                "a.md": topic("a", "Settings live in `conf/app.toml`.")})
+    keep = _rows(cli("plan", tmp_path / "m", "--now", "2026-11-29T00:00:00Z").out)["a.md"]
+    assert "checked 1 claim" in keep and "no usable git repo" not in keep  # JSON has it
+    demo = _rows(cli("plan", demo_memory, "--repo", demo_repo, "--now",
+                     "2026-11-29T12:00:00Z").out)
+    assert "(suggests withdraw)" in demo["project_upload_outage.md"]
+
+
 def test_a_long_table_is_drawn_in_part_and_json_holds_every_row(cli: Cli,
                                                                  tmp_path: Path) -> None:
     files = {f"orphan_{n:03d}.md": topic(f"o{n}", f"Orphan fact {n}.") for n in range(70)}
