@@ -91,9 +91,9 @@ def lasting_rule_write(texts: Iterable[Candidate], target: str) -> bool:
     rule may tell the session that taught it ("**Why:** in this session …"): that is its
     point, not session state. The type comes from the write when it brings frontmatter,
     else from the file as it is."""
-    new = "\n".join(candidate.text for candidate in texts)
+    new = "\n".join(candidate.text for candidate in texts).removeprefix("\ufeff")
     raw = read_or_none(Path(target)) if not new.startswith("---") else None
-    current = raw.decode("utf-8", errors="replace") if raw else ""
+    current = raw.decode("utf-8", errors="replace").removeprefix("\ufeff") if raw else ""
     return lasting_rule(_declared_type(new if new.startswith("---") else current),
                         f"{current}\n{new}") is not None
 

@@ -202,7 +202,7 @@ FEEDBACK = ("---\nname: reread-before-edit\ndescription: Re-read a file before e
             "edit was rejected.\n\n**How to apply:** read, then edit.\n")
 
 
-@pytest.mark.parametrize("tool", ["Write", "Edit"])
+@pytest.mark.parametrize("tool", ["Write", "Edit", "Write with BOM and CRLF"])
 def test_a_lasting_rule_may_tell_the_session_that_taught_it(memory_dir: Path,
                                                              tool: str) -> None:
     # A feedback memory's **Why:** tells the incident behind the rule. The never-persist
@@ -211,8 +211,12 @@ def test_a_lasting_rule_may_tell_the_session_that_taught_it(memory_dir: Path,
     if tool == "Edit":
         target.write_text(FEEDBACK.replace("In this session the file", "The file"))
         call = edit(target, "In this session the file had changed.")
-    else:
+    elif tool == "Write":
         call = write(target, FEEDBACK)
+    else:  # no **Why:** marker here: only the type says it is a rule
+        bare = ("---\nname: reread\ndescription: d\ntype: feedback\n---\nIn this session "
+                "the file had changed; re-read it before editing.\n")
+        call = write(target, "\ufeff" + bare.replace("\n", "\r\n"))
     assert decide(call, Mode.STRICT).decision is Decision.ALLOW
     leaky = write(target, FEEDBACK + f"Token: {TOKEN}\n")
     assert decide(leaky, Mode.STRICT).decision is Decision.DENY
