@@ -26,7 +26,7 @@ from prune_memory.secrets.patterns import PatternDetector
 from prune_memory.secrets.scan import find_spans, hits_for
 from prune_memory.secrets.vendor import VendorDetector
 from prune_memory.store.files import read_or_none
-from prune_memory.vocab import OWN_FILES
+from prune_memory.vocab import INDEX_FILE, OWN_FILES
 
 _PATTERNS = (PatternDetector(),)
 _VENDOR = (VendorDetector(),)
@@ -90,7 +90,10 @@ def lasting_rule_write(texts: Iterable[Candidate], target: str) -> bool:
     memory, or one with rule markers), as the plan's never-persist decision asks. A lasting
     rule may tell the session that taught it ("**Why:** in this session …"): that is its
     point, not session state. The type comes from the write when it brings frontmatter,
-    else from the file as it is."""
+    else from the file as it is. The index is no memory: its many pointers' wording says
+    nothing about a line being added to it."""
+    if Path(target).name == INDEX_FILE:
+        return False
     new = "\n".join(candidate.text for candidate in texts).removeprefix("\ufeff")
     raw = read_or_none(Path(target)) if not new.startswith("---") else None
     current = raw.decode("utf-8", errors="replace").removeprefix("\ufeff") if raw else ""

@@ -228,3 +228,11 @@ def test_session_state_in_a_project_memory_is_still_denied(memory_dir: Path) -> 
     verdict = decide(write(memory_dir / "project_x.md", text), Mode.STRICT)
     assert verdict.decision is Decision.DENY
     assert "session-state" in (verdict.reason or "")
+
+
+def test_the_index_is_no_lasting_rule_however_it_is_worded(memory_dir: Path) -> None:
+    index = memory_dir / "MEMORY.md"
+    index.write_text("# Memory\n- [Style](feedback_style.md) — always use tabs, never spaces\n"
+                     "- [PRs](feedback_prs.md) — must stay small; do not squash\n")
+    call = edit(index, "- Currently debugging the login flake on branch fix/login.")
+    assert decide(call, Mode.STRICT).decision is Decision.DENY
