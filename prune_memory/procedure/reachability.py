@@ -12,6 +12,7 @@ from prune_memory.engine.vault import secret_tombstones
 from prune_memory.model import JSON, Entry, EntryKind, Index, IndexLine, LinkKind, MemoryDir
 from prune_memory.secrets.mask import describe
 from prune_memory.store.safe_read import holds_file
+from prune_memory.store.wikinames import wiki_key
 
 _BARE_FILE = re.compile(r"(?<![\w(/\[])([\w.-]+\.md)\b")
 
@@ -130,24 +131,13 @@ def _without_links(line: IndexLine) -> str:
     return re.sub(r"\[[^\]]*\]\([^)]*\)", "", line.text)
 
 
-_TYPE_PREFIX = re.compile(r"^(?:user|feedback|project|reference)_")
-
-
-def _wiki_key(name: str) -> str:
-    """A `[[name]]` as people vary it: any case, `-` or a space for `_`, `.md` or not."""
-    return re.sub(r"[-\s]+", "_", name.strip().casefold()).removesuffix(".md")
-
-
 def _wiki_missing(memdir: MemoryDir) -> list[JSON]:
-    """`[[name]]` links no memory answers to, by its name or file stem, with or without
-    the type prefix Claude Code gives file names (`[[gates-pattern]]` finds
-    `feedback_gates_pattern.md`)."""
-    known = {_wiki_key(n) for e in memdir.topics for n in (e.name, e.file)}
-    known |= {_TYPE_PREFIX.sub("", key) for key in known}
+    """`[[name]]` links no memory answers to, by its name or file stem, written any way a
+    reader still recognises (`[[gates-pattern]]` finds `feedback_gates_pattern.md`)."""
+    known = {wiki_key(n) for e in memdir.topics for n in (e.name, e.file)}
     return [{"file": e.file, "line": lk.line, "name": lk.target}
             for e in memdir.entries if e.kind is EntryKind.TOPIC
-            for lk in e.links if lk.kind is LinkKind.WIKI
-            and _TYPE_PREFIX.sub("", _wiki_key(lk.target)) not in known]
+            for lk in e.links if lk.kind is LinkKind.WIKI and wiki_key(lk.target) not in known]
 
 
 def _body_dangling(memdir: MemoryDir, on_disk: set[str]) -> list[JSON]:

@@ -182,3 +182,26 @@ def test_a_link_whose_words_hold_a_secret_is_left_as_it_is(memory: Path) -> None
     assert f"[{token}](project_auth.md) and auth (withdrawn" in hub.read_text()
     stone = (memory / "deaccessioned" / "project_auth.md").read_text()
     assert token not in stone
+
+
+def test_wiki_links_written_loosely_are_unlinked_when_only_this_memory_answers(
+        tmp_path: Path) -> None:
+    memory = write_tree(tmp_path / "memory", {
+        "MEMORY.md": "# M\n- [G](feedback_gates_pattern.md) — g\n- [A](feedback_auth.md) — a\n"
+                     "- [P](project_auth.md) — p\n- [H](project_hub.md) — h\n",
+        "feedback_gates_pattern.md": topic("feedback-gates-pattern", "Run the gates."),
+        "feedback_auth.md": topic("feedback-auth", "Ask before touching auth."),
+        "project_auth.md": topic("project-auth", "JWT in cookies."),
+        "project_hub.md": topic("hub", "See [[gates-pattern]], [[Feedback_Gates_Pattern]] "
+                                       "and [[auth]]."),
+    })
+    hub = memory / "project_hub.md"
+    before = hub.read_bytes()
+    apply.withdraw_many(memory, [WithdrawRequest("feedback_gates_pattern.md", "x"),
+                                 WithdrawRequest("feedback_auth.md", "y")],
+                        snapshot=take_snapshot(memory, NOW), now=NOW)
+    text = hub.read_text()
+    assert "See gates-pattern (withdrawn, register 2026-11-29-01), Feedback_Gates_Pattern " \
+           "(withdrawn, register 2026-11-29-01) and [[auth]]." in text  # auth: two answer
+    apply.restore(memory, "2026-11-29-01", now=NOW)
+    assert hub.read_bytes() == before

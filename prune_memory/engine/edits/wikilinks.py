@@ -25,6 +25,7 @@ from prune_memory.store.files import (
     sha_or_none,
     topic_names,
 )
+from prune_memory.store.wikinames import wiki_key
 
 
 @dataclass(frozen=True)
@@ -91,25 +92,39 @@ class LinkIndex:
     batch of withdrawals. Each edit planned is applied to the text kept here, so the next
     withdrawal in the batch plans on the file as the ones before it will leave it."""
 
-    def __init__(self, texts: dict[str, bytes]) -> None:
+    def __init__(self, texts: dict[str, bytes], stems: Iterable[str] = ()) -> None:
         self.texts = texts
+        self.stems = frozenset(stems)  # every topic file's stem: who else a name may mean
         self.by_name: dict[str, set[str]] = {}
+        self.wiki_names: set[str] = set()
         for file, raw in texts.items():
             text = raw.decode("utf-8", errors="replace")
-            for name in (*_LINK_NAME.findall(text), *_MD_TARGET.findall(text)):
+            wiki = _LINK_NAME.findall(text)
+            self.wiki_names.update(wiki)
+            for name in (*wiki, *_MD_TARGET.findall(text)):
                 self.by_name.setdefault(name, set()).add(file)
 
     @classmethod
     def read(cls, root: Path) -> LinkIndex:
-        texts = {file: raw for file in topic_names(root)
+        files = topic_names(root)
+        texts = {file: raw for file in files
                  if (raw := read_or_none(root / file)) is not None
                  and (b"[[" in raw or b".md" in raw)}
-        return cls(texts)
+        return cls(texts, (Path(file).stem for file in files))
+
+    def _written_loosely(self, wanted: list[str]) -> list[str]:
+        """The `[[names]]` written loosely for `wanted` (another case, `-` for `_`, no type
+        prefix) that no other memory's file stem also answers to."""
+        keys = {wiki_key(n) for n in wanted}
+        others = {wiki_key(stem) for stem in self.stems if stem not in wanted}
+        return sorted(n for n in self.wiki_names
+                      if n not in wanted and (key := wiki_key(n)) in keys and key not in others)
 
     def plan(self, names: Iterable[str], *, register_id: str,
              spare: Collection[str]) -> tuple[LinkEdit, ...]:
         """The edits that unlink `names` in every file here but `spare`."""
         wanted = [n for n in names if n]
+        wanted += self._written_loosely(wanted)
         odd = any(_ODD_NAME.search(n) for n in wanted)  # a name the index cannot key
         files = set(self.texts) if odd else set().union(
             *(self.by_name.get(n, set()) for n in wanted))
