@@ -55,7 +55,8 @@ bench: install
 # The judgment measured on the labelled real-world corpus (a benchmark, not part of `make
 # test`): materialise it from local repository snapshots (MIRROR, see the corpus's
 # setup.sh), score the plans, and write references/judgment.md. Fails when the targets
-# (precision >= 0.95, recall >= 0.6, no real file rejected) are not met.
+# (precision >= 0.95, recall >= 0.6, no real file rejected) are not met. Then the round trip
+# (bench/roundtrip.py): every real memory withdrawn and brought back, byte for byte.
 CORPUS_SRC ?= ../shared/corpus
 CORPUS     ?= /tmp/corpus
 calibrate: install
@@ -64,7 +65,11 @@ calibrate: install
 	MIRROR=$(MIRROR) bash $(CORPUS_SRC)/setup.sh $(CORPUS) >/dev/null
 	$(PY) bench/calibrate.py $(BIN)/prune-memory $(CORPUS) $(CORPUS_SRC)/labels.json \
 	    --out references/judgment.md >/dev/null
-	python3 $(CORPUS_SRC)/score.py $(abspath $(BIN))/prune-memory $(CORPUS) | tail -1
+	@# The last line of each; the status is the script's own, not tail's.
+	@out=$$(python3 $(CORPUS_SRC)/score.py $(abspath $(BIN))/prune-memory $(CORPUS)); \
+	    status=$$?; echo "$$out" | tail -1; exit $$status
+	@out=$$(CORPUS=$(CORPUS) $(PY) bench/roundtrip.py); status=$$?; \
+	    echo "$$out" | tail -1; exit $$status
 
 # The long proof runs: 55+ SIGKILLs of a real run --yes, ENOSPC/EACCES at every write step,
 # 1,500 fuzzed directories, files just under the size cap (about 15 minutes on two cores).
