@@ -20,8 +20,8 @@ from prune_memory.engine.results import Applied, Skipped
 from prune_memory.engine.session import writing
 from prune_memory.engine.steps.recovery import execute
 from prune_memory.engine.tombstone import iso_utc
-from prune_memory.errors import BadInputError, PruneMemoryError, RefusedError
-from prune_memory.model import JSON
+from prune_memory.errors import BadInputError, ExitCode, PruneMemoryError, RefusedError
+from prune_memory.model import INDEX_FILE, JSON, LOG_FILE, TOMBSTONE_DIR
 from prune_memory.store.files import sha_or_none
 from prune_memory.store.pruninglog import RegisterRow, read_log
 from prune_memory.store.snapshot import read_manifest, stored_path
@@ -75,7 +75,8 @@ def _undo(root: Path, record: PassRecord, now: datetime) -> Undone:
     if before is None:
         conflicts.append(f"the snapshot {record.manifest} is gone")
     if conflicts:
-        return _one_by_one(root, record, tuple(conflicts), now)
+        undone = _one_by_one(root, record, tuple(conflicts), now)
+        return replace(undone, skipped=(*undone.skipped, *_left_written(root, record, before)))
     stamp = now.strftime("%Y%m%dT%H%M%SZ")
     try:
         kept = passrecord.archive(root, record, stamp)
@@ -111,6 +112,22 @@ def _one_by_one(root: Path, record: PassRecord, conflicts: tuple[str, ...],
             skipped.append(Skipped(rid, str(err), int(err.exit_code)))
     return Undone(record.stamp, record.date, conflicts=conflicts, applied=tuple(applied),
                   skipped=tuple(skipped))
+
+
+_OWN_WRITES = (INDEX_FILE, LOG_FILE, f"{TOMBSTONE_DIR}/")
+
+
+def _left_written(root: Path, record: PassRecord,
+                  before: dict[str, str] | None) -> tuple[Skipped, ...]:
+    """Memories the pass created that restoring its register ids leaves in place (a
+    reaccession's new file carries the id it came from, not one of its own)."""
+    if before is None:
+        return ()
+    return tuple(Skipped(rel, "written by this pass and not taken back by restoring its ids: "
+                              "withdraw it if it should go", int(ExitCode.FINDINGS))
+                 for rel in sorted(record.after)
+                 if before.get(stored_path(rel)) is None and not rel.startswith(_OWN_WRITES)
+                 and sha_or_none(root / rel) == record.after[rel])
 
 
 @dataclass(frozen=True)

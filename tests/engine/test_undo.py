@@ -126,3 +126,25 @@ def test_an_undo_killed_at_any_file_operation_finishes_on_recover(
         if finished:
             return
     pytest.fail("the undo never finished within 40 file operations")
+
+
+def test_a_file_the_pass_wrote_that_no_id_takes_back_is_named(memory: Path) -> None:
+    # A reaccession writes a new memory under the register id it came from. When the pass
+    # cannot be undone whole, restoring ids does not remove that file: the user is told.
+    from prune_memory.engine.reaccession import reaccession, request, withdrawn_body
+
+    first = take_snapshot(memory, NOW)
+    record_pass(memory, first, NOW, apply.withdraw(
+        memory, WithdrawRequest("project_ci.md", "x"), snapshot=first, now=NOW).applied)
+    second = take_snapshot(memory, LATER)
+    req = request(memory, withdrawn_body(memory, "2026-11-29-01"), "1", file="project_b.md",
+                  description="", reason="one fact")
+    record_pass(memory, second, LATER, reaccession(memory, req, snapshot=second,
+                                                   now=LATER).applied)
+    apply.protect(memory, "project_hub.md", "keep it", now=LATER)  # the log changes after
+    done = undo_passes(memory, "2026-11-30", now=LATER)
+    assert not done[0].exact
+    assert [(s.file, s.reason) for s in done[0].skipped] == [
+        ("project_b.md", "written by this pass and not taken back by restoring its ids: "
+                         "withdraw it if it should go")]
+    assert (memory / "project_b.md").exists()
