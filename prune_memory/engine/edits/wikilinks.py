@@ -11,6 +11,7 @@ exactly. The record holds link text only, never a memory's body.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -94,13 +95,15 @@ class LinkIndex:
 
     def __init__(self, texts: dict[str, bytes], stems: Iterable[str] = ()) -> None:
         self.texts = texts
-        self.stems = frozenset(stems)  # every topic file's stem: who else a name may mean
+        # How many topic files answer to each loose key: who else a loose name may mean.
+        self.stem_keys = Counter(wiki_key(stem) for stem in set(stems))
         self.by_name: dict[str, set[str]] = {}
-        self.wiki_names: set[str] = set()
+        self.by_key: dict[str, set[str]] = {}  # loose key → the `[[names]]` written for it
         for file, raw in texts.items():
             text = raw.decode("utf-8", errors="replace")
             wiki = _LINK_NAME.findall(text)
-            self.wiki_names.update(wiki)
+            for name in wiki:
+                self.by_key.setdefault(wiki_key(name), set()).add(name)
             for name in (*wiki, *_MD_TARGET.findall(text)):
                 self.by_name.setdefault(name, set()).add(file)
 
@@ -115,10 +118,10 @@ class LinkIndex:
     def _written_loosely(self, wanted: list[str]) -> list[str]:
         """The `[[names]]` written loosely for `wanted` (another case, `-` for `_`, no type
         prefix) that no other memory's file stem also answers to."""
-        keys = {wiki_key(n) for n in wanted}
-        others = {wiki_key(stem) for stem in self.stems if stem not in wanted}
-        return sorted(n for n in self.wiki_names
-                      if n not in wanted and (key := wiki_key(n)) in keys and key not in others)
+        own = {wiki_key(n) for n in wanted if n.endswith(".md")}  # its own file's key
+        return sorted(name for key in {wiki_key(n) for n in wanted}
+                      if self.stem_keys[key] <= (1 if key in own else 0)
+                      for name in self.by_key.get(key, ()) if name not in wanted)
 
     def plan(self, names: Iterable[str], *, register_id: str,
              spare: Collection[str]) -> tuple[LinkEdit, ...]:
