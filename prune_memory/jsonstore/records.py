@@ -12,20 +12,18 @@ reports as one violation, as a store lint should.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from prune_memory.errors import BadInputError
+from prune_memory.jsonstore.storefile import BrokenLine, objects, read_text
 from prune_memory.model import JSON
 
 DATE_FIELDS = ("last_recalled_at", "updated_at", "created_at")
 # Other spellings of the same dates, as the store lint's own format writes them.
 DATE_ALIASES = {"updated_at": ("updated",), "created_at": ("created",)}
-WRAPPER_KEY = "entries"
 
 
 class _Problem(NamedTuple):
@@ -71,7 +69,7 @@ class LenientStore:
 def load_store(path: Path) -> list[StoreRecord]:
     """Every record of the store; anything unusable raises BadInputError."""
     records: list[StoreRecord] = []
-    for obj, line in _objects(path, _read_text(path)):
+    for obj, line in objects(path, read_text(path)):
         record, problems = _record(obj, line)
         if problems:
             raise BadInputError(problems[0].message)
@@ -87,12 +85,18 @@ def load_store(path: Path) -> list[StoreRecord]:
 
 
 def read_store_leniently(path: Path) -> LenientStore:
-    """The records of a store, carrying on past bad ones. Only a missing or unparsable file
-    raises BadInputError: then there is nothing to lint."""
+    """The records of a store, carrying on past bad ones (a JSON line that cannot be read is
+    one of them). Only a missing or unparsable file, or JSON lines none of which can be
+    read, raises BadInputError: then there is nothing to lint."""
     records: list[StoreRecord] = []
     problems: list[tuple[str, str]] = []
     seen: set[str] = set()
-    for obj, line in _objects(path, _read_text(path)):
+    read = 0
+    for obj, line in objects(path, read_text(path), lenient=True):
+        if isinstance(obj, BrokenLine):
+            problems.append((f"(record at line {line})", obj.message))
+            continue
+        read += 1
         record, found = _record(obj, line)
         where = record.id if record is not None else f"(record at line {line})"
         # A missing or unreadable date is the lint's freshness violation, not a second one.
@@ -104,6 +108,8 @@ def read_store_leniently(path: Path) -> LenientStore:
                                         f"{record.line})"))
         seen.add(record.id)
         records.append(record)
+    if problems and not read:
+        raise BadInputError(f"{path}: {problems[0][1]}, and no line is a JSON record")
     return LenientStore(tuple(records), tuple(problems))
 
 
@@ -111,72 +117,6 @@ def parse_date(value: Any) -> datetime:
     """An ISO 8601 date or datetime as an aware datetime (UTC when no zone is given)."""
     stamp = datetime.fromisoformat(str(value).strip().replace("Z", "+00:00"))
     return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
-
-
-def _read_text(path: Path) -> str:
-    if not path.exists():
-        raise BadInputError(f"store not found: {path}")
-    if not path.is_file():
-        raise BadInputError(f"store is not a file: {path}")
-    try:
-        return path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as err:
-        reason = (err.strerror or str(err)) if isinstance(err, OSError) else "not UTF-8 text"
-        raise BadInputError(f"cannot read store {path}: {reason}") from err
-
-
-_TOO_DEEP = "nests too deeply to be a store of records (lists or objects inside each " \
-    "other hundreds of levels down)"
-
-
-def _objects(path: Path, text: str) -> Iterator[tuple[Any, int]]:
-    """(object, line number) pairs from a JSON list, an `entries` object, or JSON lines."""
-    stripped = text.strip()
-    if stripped.startswith("["):
-        yield from _listed(path, _whole(path, stripped))
-        return
-    if stripped.startswith("{"):
-        wrapped = _wrapped(stripped)
-        if wrapped is not None:
-            yield from _listed(path, wrapped)
-            return
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise BadInputError(f"{path}: line {number} is not JSON: {err.msg}") from err
-        except RecursionError as err:
-            raise BadInputError(f"{path}: line {number}: {_TOO_DEEP}") from err
-        yield obj, number
-
-
-def _whole(path: Path, text: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise BadInputError(f"{path}: invalid JSON at line {err.lineno}: {err.msg}") from err
-    except RecursionError as err:
-        raise BadInputError(f"{path}: {_TOO_DEEP}") from err
-
-
-def _wrapped(text: str) -> Any:
-    """The `entries` of a store written as one object, else None (then it is JSON lines)."""
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        return None  # several objects, one per line (or too deep: the line reader says so)
-    if isinstance(data, dict) and WRAPPER_KEY in data:
-        return data[WRAPPER_KEY]
-    return None
-
-
-def _listed(path: Path, data: Any) -> Iterator[tuple[Any, int]]:
-    if not isinstance(data, list):
-        raise BadInputError(f"{path}: a JSON store must be a list of records "
-                            f"(or an object with an `{WRAPPER_KEY}` list)")
-    yield from ((obj, position + 1) for position, obj in enumerate(data))
 
 
 def _record(obj: Any, line: int) -> tuple[StoreRecord | None, list[_Problem]]:

@@ -64,9 +64,27 @@ def test_missing_store_exits_2(cli: Cli, tmp_path: Path) -> None:
 
 
 def test_unreadable_store_exits_2(cli: Cli, tmp_path: Path) -> None:
-    store = tmp_path / "broken.jsonl"
-    store.write_text('{"id": "a", "text": "x", "created_at": "2026-01-01"}\n{not json\n')
+    store = tmp_path / "broken.json"
+    store.write_text('[{"id": "a", "text": "x", "created_at": "2026-01-01"},\n{not json\n')
     assert cli("lint", store).code == 2
+    lines = tmp_path / "garbage.jsonl"
+    lines.write_text("{not json\nnor this\n")  # not one record to lint
+    assert cli("lint", lines).code == 2
+
+
+def test_a_jsonl_line_that_is_no_json_is_one_violation(cli: Cli, tmp_path: Path) -> None:
+    # Each line of a JSONL store is its own record: one broken line is a record that cannot
+    # be used, and the lint carries on with the others.
+    store = tmp_path / "s.jsonl"
+    store.write_text('{"id": "a", "text": "x", "created_at": "2026-11-20", "source": "r"}\n'
+                     '{not json\n'
+                     '{"id": "b", "text": "api key sk-' + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4" + '", '
+                     '"created_at": "2026-11-20", "source": "r"}\n')
+    result = cli("lint", store, "--json", *NOW)
+    assert result.code == 1
+    found = json.loads(result.out)["violations"]
+    assert any("line 2 is not JSON" in v["message"] for v in found)
+    assert any(v["check"] == "secret" for v in found)  # the records after it were read
 
 
 def test_store_exit_codes(cli: Cli, tmp_path: Path) -> None:
