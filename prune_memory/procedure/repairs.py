@@ -45,13 +45,9 @@ def _droppable(memdir: MemoryDir, dangling: JSON) -> bool:
     if line is None or pointer_target(line) != dangling["target"]:
         return False
     # A line other memories share stays while one of them is there: it is their pointer too.
-    return not any(_there(memdir, link.target) for link in line.links
+    return not any(holds_file(memdir.root, link.target) for link in line.links
                    if link.target != dangling["target"] and not link.external
                    and not link.escapes and link.kind is not LinkKind.WIKI)
-
-
-def _there(memdir: MemoryDir, target: str) -> bool:
-    return memdir.entry(target) is not None or holds_file(memdir.root, target)
 
 
 def propose_repairs(memdir: MemoryDir, reach: Reachability,
@@ -76,20 +72,19 @@ def propose_repairs(memdir: MemoryDir, reach: Reachability,
         line = index_line_for(entry)
         if line is None:
             continue
-        repair = {"kind": "index-orphan", "file": entry.file, "line": line,
-                  "section": ORPHAN_SECTION,
-                  "why": f"{entry.file} is on disk but nothing in the index points at it"}
-        if hold := _not_a_memory(entry):
-            repair["hold"] = hold
-        repairs.append(repair)
+        repairs.append({"kind": "index-orphan", "file": entry.file,
+                        "line": line, "section": ORPHAN_SECTION,
+                        "why": f"{entry.file} is on disk but nothing in the index points at it"})
     return repairs
 
 
 _DOC_STEMS = frozenset({"readme", "changelog", "license", "contributing"})
 
 
-def _not_a_memory(entry: Entry) -> str | None:
+def _not_a_memory(entry: Entry | None) -> str | None:
     """Why an orphan is not indexed without a person: it does not look like a memory."""
+    if entry is None:
+        return None
     if Path(entry.file).stem.casefold() in _DOC_STEMS:
         return "not indexed automatically: it documents the folder; it is no memory"
     if not entry.frontmatter:
@@ -99,11 +94,19 @@ def _not_a_memory(entry: Entry) -> str | None:
 
 
 def within_load_cap(memdir: MemoryDir, repairs: list[JSON]) -> tuple[list[JSON], list[JSON]]:
-    """The repairs that keep the index inside Claude Code's load cap, and the orphan lines
-    held back: an index line past line 200 (or 25,000 characters) is never loaded, and each
-    one added there would push a loaded pointer out of every session."""
-    held = [_held(r, r["hold"]) for r in repairs if "hold" in r]
-    repairs = [r for r in repairs if "hold" not in r]
+    """The repairs that may run without a person, and the orphan lines held back: one for a
+    file that is no memory, and one that would pass Claude Code's load cap (an index line
+    past line 200, or 25,000 characters, is never loaded, and each one added there would
+    push a loaded pointer out of every session)."""
+    held: list[JSON] = []
+    runnable: list[JSON] = []
+    for repair in repairs:
+        orphan = repair["kind"] == "index-orphan"
+        if orphan and (reason := _not_a_memory(memdir.entry(repair["file"]))):
+            held.append(_held(repair, reason))
+        else:
+            runnable.append(repair)
+    repairs = runnable
     if memdir.index is None:  # every orphan line fits an index still to be written
         return repairs, held
     cap = memdir.index.cap
@@ -128,8 +131,7 @@ def within_load_cap(memdir: MemoryDir, repairs: list[JSON]) -> tuple[list[JSON],
 
 
 def _held(repair: JSON, reason: str) -> JSON:
-    return {key: value for key, value in repair.items() if key != "hold"} \
-        | {"why": f"{repair['why']}; {reason}"}
+    return {**repair, "why": f"{repair['why']}; {reason}"}
 
 
 def _linked(raw: bytes, file: str) -> bool:

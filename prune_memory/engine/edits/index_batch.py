@@ -70,7 +70,7 @@ def _targets(lines: _Lines) -> dict[str, list[int]]:
         if visible[at] and "[" in line:
             targets = line_targets(line, refs)
             for target in targets:
-                if not links_others(targets, refs, target):
+                if not links_others(targets, target):
                     found[target].append(lines.ids[at])
     return found
 

@@ -94,11 +94,10 @@ def line_targets(line: str, refs: dict[str, str]) -> set[str]:
     return targets
 
 
-def links_others(line: str | set[str], refs: dict[str, str], file: str) -> bool:
-    """Whether a line that links `file` links another memory file too (`line` may be given
-    as its targets, already read). A line two memories share stays when one of them
-    leaves: taking it would take the other's pointer."""
-    targets = line if isinstance(line, set) else line_targets(line, refs)
+def links_others(targets: set[str], file: str) -> bool:
+    """Whether a line whose `line_targets` include `file` links another memory file too. A
+    line two memories share stays when one of them leaves: taking it would take the
+    other's pointer."""
     return any(t.endswith(".md") and t != file for t in targets)
 
 
@@ -118,8 +117,8 @@ def linking_lines(lines: list[str], file: str, *, alone: bool = False) -> list[i
 
     return [n for n, line in enumerate(lines)
             if visible[n] and "[" in line and may_link(line)
-            and file in line_targets(line, refs)
-            and not (alone and links_others(line, refs, file))]
+            and file in (targets := line_targets(line, refs))
+            and not (alone and links_others(targets, file))]
 
 
 def _label(text: str) -> str:
