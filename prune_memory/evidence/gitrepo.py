@@ -34,7 +34,14 @@ from prune_memory.evidence.githistory import (
     parents,
     parse_log,
 )
-from prune_memory.evidence.gitrun import OFFLINE, failure_reason, offline_env, own_repository
+from prune_memory.evidence.gitrun import (
+    NO_PROGRAMS,
+    failure_reason,
+    git_argv,
+    neutralise,
+    offline_env,
+    own_repository,
+)
 from prune_memory.evidence.manifests import (
     ManifestVersion,
     current_manifests,
@@ -104,7 +111,7 @@ def _open_and_read(path: Path) -> RepoFacts:
         repo = git.Repo(path, search_parent_directories=True)
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):
         return unavailable(path, f"{path} is not inside a git repository")
-    repo.git.update_environment(**OFFLINE)
+    neutralise(repo)
     try:
         if repo.bare or repo.working_tree_dir is None:
             return unavailable(path, f"{path} is a bare repository")
@@ -149,7 +156,7 @@ def _log(repo: git.Repo) -> str | None:
     """The whole history in one pass; None for a repository with no commits yet."""
     try:
         # --root and --no-show-signature pin what a user's log.* settings could change.
-        return str(repo.git.log("-z", "-M", f"-l{RENAME_LIMIT}", "--name-status",
+        return str(repo.git.log("-z", "-M", f"-l{RENAME_LIMIT}", "--name-status", *NO_PROGRAMS,
                                 "--topo-order", "--no-color", "--root", "--no-show-signature",
                                 f"--format={LOG_FORMAT}"))
     except git.GitCommandError as err:
@@ -197,7 +204,7 @@ def ignored_paths(root: Path | None, paths: list[str]) -> frozenset[str]:
         return frozenset()
     data = "\0".join(paths) + "\0"
     try:
-        done = subprocess.run(["git", "check-ignore", "--stdin", "-z", "--no-index"], cwd=root,
+        done = subprocess.run(git_argv("check-ignore", "--stdin", "-z", "--no-index"), cwd=root,
                               input=data.encode("utf-8"), capture_output=True, timeout=60,
                               check=False, env=offline_env())
     except (OSError, subprocess.TimeoutExpired):
@@ -212,7 +219,7 @@ def grep_lines(root: Path | None, patterns: list[str]) -> list[tuple[str, int, s
     regexes `patterns`, in one `git grep`; nothing when git gives no answer."""
     if root is None or not patterns:
         return []
-    argv = ["git", "grep", "-n", "-I", "-E", "--no-color", "--no-column"]
+    argv = git_argv("grep", "-n", "-I", "-E", "--no-color", "--no-column", "--no-textconv")
     for pattern in patterns:
         argv += ["-e", pattern]
     try:

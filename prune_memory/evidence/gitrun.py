@@ -37,6 +37,31 @@ def own_repository() -> Iterator[None]:
         os.environ.update(saved)
 
 
+# Config a cloned repository may carry that makes git start a program of its choosing. Every
+# call blanks each of them on its command line, where nothing in the repo can override it.
+NEUTRAL_CONFIG = (
+    "core.fsmonitor=", "core.hooksPath=/dev/null", "core.pager=cat", "pager.log=false",
+    "pager.grep=false", "diff.external=", "core.sshCommand=", "core.askPass=",
+    "credential.helper=", "core.editor=true", "sequence.editor=true", "gpg.program=true",
+    "log.showSignature=false", "core.alternateRefsCommand=", "protocol.allow=never",
+    "core.gitProxy=", "uploadpack.packObjectsHook=")
+# Options every diffing read takes: textconv filters and external diff drivers never run.
+NO_PROGRAMS = ("--no-textconv", "--no-ext-diff")
+
+
+def git_argv(*args: str) -> list[str]:
+    """The command line of a git process started directly: no pager, none of the repo's
+    programs (`NEUTRAL_CONFIG`), then `args`."""
+    config = [arg for pair in NEUTRAL_CONFIG for arg in ("-c", pair)]
+    return ["git", "--no-pager", *config, *args]
+
+
+def neutralise(repo: git.Repo) -> None:
+    """Make every later call through `repo.git` run as `git_argv` does, and offline."""
+    repo.git.update_environment(**OFFLINE)
+    repo.git.set_persistent_git_options(no_pager=True, c=list(NEUTRAL_CONFIG))
+
+
 def offline_env() -> dict[str, str]:
     """The environment for a git process started directly in the project (not through
     GitPython): offline, and about the repository it runs in, whatever an outer git set."""

@@ -153,7 +153,10 @@ def test_git_calls_are_a_fixed_handful(repo: GitRepo, monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(git.cmd.Git, "execute", counting)
     facts = read_repo_facts(repo.root)
-    assert [c[1] for c in calls] == ["rev-parse", "ls-files", "log", "for-each-ref", "cat-file"]
+    subcommands = [next(a for i, a in enumerate(c[1:], 1) if not a.startswith("-")
+                        and c[i - 1] != "-c") for c in calls]
+    assert subcommands == ["rev-parse", "ls-files", "log", "for-each-ref", "cat-file"]
+    assert all("core.fsmonitor=" in c for c in calls)  # each runs with the repo's programs off
     assert facts.git_calls == 5
 
 
