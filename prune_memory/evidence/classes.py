@@ -20,7 +20,8 @@ EVIDENCE_CLASSES = frozenset({
     "state-drift", "name-drift", "subject-deleted", "subject-closed", "plan-carried-out",
     "plan-overtaken", "plan-built",
     "completed-work", "session-log", "session-chatter", "noise", "never-persist",
-    "exact-duplicate", "contained-duplicate", "claude-md-duplicate", "abandoned-strategy",
+    "exact-duplicate", "contained-duplicate", "claude-md-duplicate", "claude-md-overlap",
+    "abandoned-strategy",
     "decision-reversal", "compression-loss", "low-importance", "prose-count-drift",
 })
 
@@ -52,7 +53,8 @@ EVIDENCE_WORDS = {
     "never-persist": "a never-persist rule that matches it",
     "exact-duplicate": "an exact copy kept elsewhere",
     "contained-duplicate": "a longer memory that holds all of it",
-    "claude-md-duplicate": "the same line in CLAUDE.md",
+    "claude-md-duplicate": "the same text, in order, in one section of CLAUDE.md",
+    "claude-md-overlap": "its rule in a section of the project's instructions",
     "abandoned-strategy": "an abandoned approach whose trigger persists",
     "decision-reversal": "a later decision that overrides it",
     "compression-loss": "a reason its commit gave that it dropped",

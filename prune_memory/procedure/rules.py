@@ -160,14 +160,26 @@ def duplicate(ev: Evidence) -> Decision | None:
     if all(f.evidence.get("survivor") == ev.entry.file for f in found):
         return Decision(Action.KEEP, "3-duplicate", _because(
             "The most complete copy of a duplicate: kept", found), related=_related(found))
-    return Decision(Action.WITHDRAW, "3-duplicate", _because(
-        "A duplicate of a more complete copy", found), related=_related(found),
-        evidence_class=kinds[0], strength=Strength.HISTORY)
+    said = ("Already in the project's instructions" if all(
+        f.code is C.CLAUDE_MD_DUPLICATE for f in found) else "A duplicate of a more complete copy")
+    return Decision(Action.WITHDRAW, "3-duplicate", _because(said, found),
+                    related=_related(found), evidence_class=kinds[0],
+                    strength=Strength.HISTORY)
+
+
+# A repeat of instructions acts alone only when all of the memory is in one section of a
+# file the agent follows, in the same order; a repeated rule with its own story, or a
+# repeat of a file the agent only may read, is an overlap a person weighs.
+CONTAINED_IN_ORDER = 0.9
 
 
 def _duplicate_class(finding: Finding) -> str:
     if finding.code is C.CLAUDE_MD_DUPLICATE:
-        return "claude-md-duplicate"
+        ev = finding.evidence
+        whole = ev.get("whole", True) and ev.get("authoritative", True)
+        in_order = ev.get("in_order", 1.0)
+        return "claude-md-duplicate" if whole and isinstance(in_order, float | int) \
+            and in_order >= CONTAINED_IN_ORDER else "claude-md-overlap"
     return str(finding.evidence.get("kind") or "exact-duplicate")
 
 
