@@ -16,13 +16,12 @@ from prune_memory.model import Finding, FindingCode
 EVIDENCE_CLASSES = frozenset({
     "path-renamed", "path-deleted", "lone-name-moved", "tracked-not-ignored",
     "line-count-drift", "enum-drift", "count-drift", "release-drift", "version-drift",
-    "tool-replaced",
-    "state-drift", "name-drift", "subject-deleted", "subject-closed", "plan-carried-out",
-    "plan-overtaken", "plan-built",
+    "tool-replaced", "state-drift", "name-drift", "subject-deleted", "subject-closed",
+    "plan-carried-out", "plan-overtaken", "plan-built", "marked-done", "done-and-built",
     "completed-work", "session-log", "session-chatter", "noise", "never-persist",
     "exact-duplicate", "contained-duplicate", "claude-md-duplicate", "claude-md-overlap",
-    "abandoned-strategy",
-    "decision-reversal", "compression-loss", "low-importance", "prose-count-drift",
+    "abandoned-strategy", "decision-reversal", "compression-loss", "low-importance",
+    "prose-count-drift",
 })
 
 
@@ -47,6 +46,8 @@ EVIDENCE_WORDS = {
     "plan-overtaken": "git showing files the plan names changed since",
     "plan-built": "git showing what the plan would add added since",
     "completed-work": "wording that describes finished work",
+    "marked-done": "a status in its own head that says the work is finished",
+    "done-and-built": "its own finished status, and every file and name it gives in the repo",
     "session-log": "a dated session log",
     "session-chatter": "session chatter with no lasting rule",
     "noise": "diagnostic output, not knowledge",

@@ -193,13 +193,20 @@ def abandoned_strategy(ev: Evidence) -> Decision | None:
 def finished_work(ev: Evidence) -> Decision | None:
     """A plan git shows was carried out, or a memory that marks its own work finished."""
     done = ev.kind(C.LOW_UTILITY, "plan-carried-out") or \
-        ev.kind(C.LOW_UTILITY, "plan-overtaken") or ev.kind(C.LOW_UTILITY, "completed-work")
+        ev.kind(C.LOW_UTILITY, "plan-overtaken") or ev.kind(C.LOW_UTILITY, "marked-done") or \
+        ev.kind(C.LOW_UTILITY, "completed-work")
     if not done or ev.classification.cls is MemoryClass.PATTERN:
         return None
     kind = str(done[0].evidence["kind"])
+    if kind == "marked-done" and ev.probed is Fidelity.HIGH:
+        # its own status says done, and every file and name it gives is in the repo now
+        return Decision(Action.WITHDRAW, "6-completed-work", _because(
+            "Marked finished, and the work it names is in the repo", done),
+            evidence_class="done-and-built", strength=Strength.HISTORY)
     return Decision(Action.WITHDRAW, "6-completed-work", _because(
         "About work that is finished", done), evidence_class=kind,
-        strength=Strength.SHAPE if kind == "completed-work" else Strength.HISTORY)
+        strength=Strength.SHAPE if kind in ("completed-work", "marked-done")
+        else Strength.HISTORY)
 
 
 def plan_built(ev: Evidence) -> Decision | None:
