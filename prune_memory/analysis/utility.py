@@ -37,7 +37,7 @@ def check_utility(entry: Entry) -> tuple[Finding, ...]:
     """`low-utility` findings for completed work or a public-docs pointer, with evidence."""
     if entry.memory_type == "superseded":
         return ()
-    done = marked_done(entry) or _completed_work(entry)
+    done = redirect_stub(entry) or marked_done(entry) or _completed_work(entry)
     return tuple(f for f in (done, _public_reference(entry)) if f)
 
 
@@ -109,3 +109,31 @@ def _public_reference(entry: Entry) -> Finding | None:
         "context: a search away",
         evidence={"kind": "public-reference", "hosts": hosts},
     )
+
+
+# A file left only to point elsewhere: "Superseded by [[auth-v2]].", "Moved to `x.md`".
+_REDIRECT = re.compile(
+    r"\b(?:superseded by|replaced by|moved to|merged into|consolidated into|folded into|"
+    r"see instead|now lives in|obsoleted by)\b|已(?:合并|迁移|移)(?:到|至|入)|被.{0,12}取代",
+    re.IGNORECASE)
+_TARGET = re.compile(r"\[\[[^\]]+\]\]|\]\([^)]+\.md\)|`[^`]+\.md`")
+STUB_MAX_WORDS = 40
+
+
+def redirect_stub(entry: Entry) -> Finding | None:
+    """A short memory that only says where its content went: the stub is what to withdraw,
+    not the memory it points at."""
+    if entry.kind is EntryKind.INDEX_LINE:
+        return None
+    text = re.sub(r"^#.*$", "", entry.body, flags=re.MULTILINE)
+    if len(text.split()) > STUB_MAX_WORDS:
+        return None
+    said = _REDIRECT.search(text) or _REDIRECT.search(entry.description)
+    target = _TARGET.search(text) or _TARGET.search(entry.description)
+    if said is None or target is None:
+        return None
+    return Finding(
+        FindingCode.LOW_UTILITY,
+        f"a stub that only points elsewhere ({said.group(0)!r} {target.group(0)}): the "
+        "memory it points at holds the content",
+        evidence={"kind": "redirect-stub", "says": said.group(0), "points_at": target.group(0)})

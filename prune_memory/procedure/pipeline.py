@@ -12,6 +12,7 @@ from pathlib import Path
 
 from prune_memory.analysis.decay import Decay, entry_decay
 from prune_memory.analysis.gcpause import collector_paused
+from prune_memory.analysis.hooks_vs_topics import clash_entries
 from prune_memory.analysis.inoculation import find_abandoned_strategy
 from prune_memory.analysis.instructions import (
     InstructionIndex,
@@ -67,6 +68,8 @@ def build_plan(root: Path, options: PassOptions, progress: Progress = _quiet) ->
 def _build_plan(root: Path, options: PassOptions, progress: Progress) -> Plan:
     progress("load")
     memdir = load_memory_dir(root)
+    hooks, hook_findings = clash_entries(memdir)  # pointer lines that disagree with their file
+    memdir = replace(memdir, entries=(*memdir.entries, *hooks))
     log = read_log(root)
     progress("classify")
     inventory = take_inventory(memdir, options.now, options.reads)
@@ -84,7 +87,7 @@ def _build_plan(root: Path, options: PassOptions, progress: Progress) -> Plan:
     policy, policy_errors = _policy(root)
     hygiene = check_hygiene(memdir, policy=policy, require_source=options.require_source)
     clashes = merge_findings(check_values(memdir), check_said_gone(memdir),
-                             check_said_wrong(memdir))
+                             check_said_wrong(memdir), hook_findings)
     memdir = replace(memdir, errors=(*memdir.errors, *policy_errors))
     progress("decide")
     evidence = gather_evidence(memdir, inventory, staleness,

@@ -190,14 +190,21 @@ def abandoned_strategy(ev: Evidence) -> Decision | None:
         evidence_class="abandoned-strategy", strength=Strength.WORDING) if found else None
 
 
+# The kinds of finished work, the strongest proof first.
+FINISHED = ("redirect-stub", "plan-carried-out", "plan-overtaken", "marked-done",
+            "completed-work")
+
+
 def finished_work(ev: Evidence) -> Decision | None:
     """A plan git shows was carried out, or a memory that marks its own work finished."""
-    done = ev.kind(C.LOW_UTILITY, "plan-carried-out") or \
-        ev.kind(C.LOW_UTILITY, "plan-overtaken") or ev.kind(C.LOW_UTILITY, "marked-done") or \
-        ev.kind(C.LOW_UTILITY, "completed-work")
+    done = next((found for kind in FINISHED if (found := ev.kind(C.LOW_UTILITY, kind))), ())
     if not done or ev.classification.cls is MemoryClass.PATTERN:
         return None
     kind = str(done[0].evidence["kind"])
+    if kind == "redirect-stub":
+        return Decision(Action.WITHDRAW, "6-completed-work", _because(
+            "Superseded: it only points at the memory that holds its content", done),
+            related=_related(done), evidence_class=kind, strength=Strength.SHAPE)
     if kind == "marked-done" and ev.probed is Fidelity.HIGH:
         # its own status says done, and every file and name it gives is in the repo now
         return Decision(Action.WITHDRAW, "6-completed-work", _because(

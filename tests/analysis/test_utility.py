@@ -73,3 +73,15 @@ def test_work_its_own_head_marks_finished(name: str, body: str, says: str) -> No
 def test_a_feature_that_shipped_or_a_rule_is_not_finished_work(memory_type: str,
                                                                 body: str) -> None:
     assert check_utility(entry(body, memory_type)) == ()
+
+
+def test_a_stub_that_only_points_elsewhere() -> None:
+    (finding,) = check_utility(entry("# Auth\n\nSuperseded by [[auth-v2]] (2026-05).\n"))
+    assert finding.evidence["kind"] == "redirect-stub"
+    assert finding.evidence["points_at"] == "[[auth-v2]]"
+
+
+def test_a_memory_with_content_that_names_its_successor_is_no_stub() -> None:
+    body = ("Auth tokens live in the session store. " * 8
+            + "Superseded by [[auth-v2]] for the new API only.\n")
+    assert [f.evidence["kind"] for f in check_utility(entry(body))] != ["redirect-stub"]
