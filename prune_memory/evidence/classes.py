@@ -16,9 +16,9 @@ from prune_memory.model import Finding, FindingCode
 EVIDENCE_CLASSES = frozenset({
     "path-renamed", "path-deleted", "lone-name-moved", "tracked-not-ignored",
     "line-count-drift", "enum-drift", "count-drift", "release-drift", "version-drift",
-    "tool-replaced", "state-drift", "name-drift", "subject-deleted", "subject-closed",
-    "plan-carried-out", "plan-overtaken", "plan-built", "marked-done", "done-and-built",
-    "redirect-stub",
+    "tool-replaced", "tool-dropped", "identifier-replaced", "identifier-removed",
+    "state-drift", "name-drift", "subject-deleted", "subject-closed", "plan-carried-out",
+    "plan-overtaken", "plan-built", "marked-done", "done-and-built", "redirect-stub",
     "completed-work", "session-log", "session-chatter", "noise", "never-persist",
     "exact-duplicate", "contained-duplicate", "claude-md-duplicate", "claude-md-overlap",
     "abandoned-strategy", "decision-reversal", "compression-loss", "low-importance",
@@ -39,6 +39,9 @@ EVIDENCE_WORDS = {
     "release-drift": "a newer tagged release",
     "version-drift": "another version in the manifest",
     "tool-replaced": "the tool it names gone from the manifest",
+    "tool-dropped": "the deletion in git of the last file of the tool it names",
+    "identifier-replaced": "the commit that put a new name where the one it gives stood",
+    "identifier-removed": "the commit that took the name it gives out of the code",
     "state-drift": "a commit closing what it calls open",
     "name-drift": "a new name in the manifest",
     "subject-deleted": "the deletion in git of what it is about",
@@ -105,7 +108,10 @@ def drift_class(finding: Finding) -> str:
             return "enum-drift"
         return "prose-count-drift" if ev.get("kind") == "prose-count" else "count-drift"
     if code is FindingCode.VERSION_DRIFT:
-        if ev.get("kind") == "release":
-            return "release-drift"
+        if ev.get("kind") in ("release", "tool-dropped", "document-version"):
+            return {"release": "release-drift", "tool-dropped": "tool-dropped",
+                    "document-version": "version-drift"}[str(ev["kind"])]
         return "tool-replaced" if "tool" in ev else "version-drift"
+    if code is FindingCode.NAME_DRIFT and ev.get("kind") == "identifier":
+        return "identifier-replaced" if ev.get("current") else "identifier-removed"
     return str(code.value)

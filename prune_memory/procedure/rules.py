@@ -18,6 +18,9 @@ from prune_memory.procedure.classify import Classification
 
 C = FindingCode
 DRIFT = frozenset({C.PATH_DRIFT, C.COUNT_DRIFT, C.STATE_DRIFT, C.VERSION_DRIFT, C.NAME_DRIFT})
+# Drifts that, in what a memory is about, leave it nothing to be about: withdrawn, not
+# updated (a folder deleted, a tool dropped, a name taken out of the code, an issue closed).
+SUBJECT_GONE = frozenset({"path-deleted", "state-drift", "tool-dropped", "identifier-removed"})
 
 
 @dataclass(frozen=True)
@@ -141,11 +144,11 @@ def stale_claims(ev: Evidence) -> Decision | None:
             "Stale, and the repo shows the current value", failures),
             proposed_text=ev.proposed_text, evidence_class=cls, strength=Strength.HISTORY)
     central = [f for f in failures if f.evidence.get("central") and not f.evidence.get("ambiguous")]
-    if central and all(drift_class(f) in ("path-deleted", "state-drift") for f in central):
+    if central and all(drift_class(f) in SUBJECT_GONE for f in central):
         return Decision(Action.WITHDRAW, "4-stale-subject-gone", _because(
             "What it is about no longer exists in the repo", tuple(central)),
-            evidence_class="subject-deleted" if drift_class(central[0]) == "path-deleted"
-            else "subject-closed",
+            evidence_class="subject-closed" if drift_class(central[0]) == "state-drift"
+            else "subject-deleted",
             strength=Strength.HISTORY)
     return Decision(Action.UPDATE, "4-stale-claim", _because(
         "Some of its lines no longer hold; correct them by hand", failures),

@@ -201,3 +201,36 @@ def test_every_rule_id_is_documented() -> None:
     assert all(f"`{rule_id}`" in doc for rule_id in ids)
     assert len(RULES) == 18
     assert isinstance(decide(ev()), Decision)
+
+
+@pytest.mark.parametrize(("code", "evidence", "cls"), [
+    (C.VERSION_DRIFT, {"kind": "tool-dropped", "tool": "Git LFS", "central": True},
+     "subject-deleted"),
+    (C.NAME_DRIFT, {"kind": "identifier", "current": None, "central": True}, "subject-deleted"),
+])
+def test_what_a_memory_is_about_gone_suggests_withdrawal(code: FindingCode,
+                                                         evidence: dict[str, object],
+                                                         cls: str) -> None:
+    assert suggestion(ev(code, evidence=evidence, probed=Fidelity.FAILED)) == (
+        Action.REVIEW, Action.WITHDRAW, "4-stale-subject-gone", cls)
+
+
+def test_a_name_gone_from_one_line_of_a_longer_memory_is_an_update() -> None:
+    found = ev(C.NAME_DRIFT, evidence={"kind": "identifier", "current": None, "central": False},
+               probed=Fidelity.FAILED)
+    assert suggestion(found)[1:] == (Action.UPDATE, "4-stale-claim", "identifier-removed")
+
+
+def test_a_stub_pointing_at_its_successor_is_the_one_to_withdraw() -> None:
+    stub = ev(C.LOW_UTILITY, evidence={"kind": "redirect-stub", "says": "superseded by",
+                                       "points_at": "[[b]]"})
+    assert suggestion(stub)[1:] == (Action.WITHDRAW, "6-completed-work", "redirect-stub")
+
+
+def test_marked_done_with_its_work_in_the_repo_is_proven_by_history() -> None:
+    done = ev(C.LOW_UTILITY, evidence={"kind": "marked-done", "says": "COMPLETED"},
+              probed=Fidelity.HIGH)
+    decision = decide(done)
+    assert (decision.suggested, decision.evidence_class) == (Action.WITHDRAW, "done-and-built")
+    assert decide(ev(C.LOW_UTILITY, evidence={"kind": "marked-done", "says": "DONE"})
+                  ).evidence_class == "marked-done"
