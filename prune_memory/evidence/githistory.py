@@ -148,13 +148,16 @@ class _Events:
     added: dict[str, int]
 
 
-def build_history(commits_oldest_first: Iterable[LoggedCommit], tracked: frozenset[str]) -> History:
-    """Fold the log into rename and delete facts for every path not tracked now."""
+def build_history(commits_oldest_first: Iterable[LoggedCommit], tracked: frozenset[str], *,
+                  exact_only: bool = False) -> History:
+    """Fold the log into rename and delete facts for every path not tracked now.
+    `exact_only`: the log paired only unchanged files, so a deletion in a commit that adds
+    a file may be a move with an edit, and proves nothing."""
     events = _Events({}, {}, {})
     dir_moves: dict[str, list[RenameHop]] = {}
     dir_deletes: dict[str, DeletionFact] = {}
     for seq, commit in enumerate(commits_oldest_first):
-        checked = _renames_checked(commit)
+        checked = _renames_checked(commit, exact_only=exact_only)
         for change in commit.changes:
             if checked or change.status != "D":
                 _record(events, seq, commit.info, change, dir_moves, dir_deletes)
@@ -175,12 +178,15 @@ def build_history(commits_oldest_first: Iterable[LoggedCommit], tracked: frozens
                    {d: tuple(h) for d, h in dir_moves.items()}, dir_deletes)
 
 
-def _renames_checked(commit: LoggedCommit) -> bool:
+def _renames_checked(commit: LoggedCommit, *, exact_only: bool = False) -> bool:
     """Whether git looked for renames among this commit's deletions. It skips the search
     when the unpaired deletions times additions pass RENAME_LIMIT squared, and then a file
-    moved and edited in a big reorganisation shows as a deletion it is not."""
+    moved and edited in a big reorganisation shows as a deletion it is not; with only exact
+    renames looked for, any commit that also adds a file may hide such a move."""
     deleted = sum(1 for change in commit.changes if change.status == "D")
     added = sum(1 for change in commit.changes if change.status == "A")
+    if exact_only:
+        return added == 0
     return deleted * added <= RENAME_LIMIT * RENAME_LIMIT
 
 

@@ -40,6 +40,7 @@ from prune_memory.evidence.gitrun import (
     NO_PROGRAMS,
     failure_reason,
     git_argv,
+    missing_objects,
     neutralise,
     offline_env,
     own_repository,
@@ -72,6 +73,9 @@ class RepoFacts:
     available: bool
     reason: str = ""
     shallow: bool = False
+    # A partial clone: old file contents are missing, so only exact renames are known and
+    # what needs old contents (inexact renames, old manifests, old code) is not checked.
+    partial: bool = False
     has_commits: bool = False
     tracked: frozenset[str] = frozenset()
     directories: frozenset[str] = frozenset()
@@ -93,8 +97,9 @@ class RepoFacts:
         if not self.available:
             return f"no usable git repo ({self.reason})"
         shallow = ", shallow clone" if self.shallow else ""
+        partial = ", partial clone: old file contents missing" if self.partial else ""
         counts = f"{len(self.tracked)} tracked files, {len(self.commits)} commits"
-        return f"{self.root} ({counts}{shallow})"
+        return f"{self.root} ({counts}{shallow}{partial})"
 
 
 def unavailable(root: Path | None, reason: str) -> RepoFacts:
@@ -130,15 +135,23 @@ def _read(repo: git.Repo, root: Path) -> RepoFacts:
     shallow = repo.git.rev_parse("--is-shallow-repository").strip() == "true"
     tracked = frozenset(p for p in repo.git.ls_files("-z").split("\0") if p)
     directories = frozenset(d for p in tracked for d in parents(p))
-    raw_log = _log(repo)
+    partial = _promised(repo)
+    try:
+        raw_log = _log(repo)
+    except git.GitCommandError as err:
+        if not missing_objects(err):
+            raise
+        # Old contents are missing: exact renames need only the tree, so read those.
+        raw_log, partial = _log(repo, exact=True), True
     tags = _tags(repo)
-    calls = 4
+    calls = 4 + partial
     commits = parse_log(raw_log) if raw_log is not None else []
     oldest_first = list(reversed(commits))
-    history = build_history(oldest_first, tracked)
+    history = build_history(oldest_first, tracked, exact_only=partial)
     manifests, manifest_calls = manifest_history(repo, oldest_first)
     return RepoFacts(
-        root=root, available=True, shallow=shallow, has_commits=bool(commits),
+        root=root, available=True, shallow=shallow, partial=partial,
+        has_commits=bool(commits),
         tracked=tracked, directories=directories,
         renames=history.renames, deletions=history.deletions,
         seen=history.seen_paths | tracked | directories
@@ -155,11 +168,13 @@ def _read(repo: git.Repo, root: Path) -> RepoFacts:
     )
 
 
-def _log(repo: git.Repo) -> str | None:
-    """The whole history in one pass; None for a repository with no commits yet."""
+def _log(repo: git.Repo, *, exact: bool = False) -> str | None:
+    """The whole history in one pass; None for a repository with no commits yet. `exact`
+    pairs only renames of unchanged files, which needs no file contents."""
     try:
         # --root and --no-show-signature pin what a user's log.* settings could change.
-        return str(repo.git.log("-z", "-M", f"-l{RENAME_LIMIT}", "--name-status", *NO_PROGRAMS,
+        return str(repo.git.log("-z", "-M100%" if exact else "-M", f"-l{RENAME_LIMIT}",
+                                "--name-status", *NO_PROGRAMS,
                                 "--topo-order", "--no-color", "--root", "--no-show-signature",
                                 f"--format={LOG_FORMAT}"))
     except git.GitCommandError as err:
@@ -167,6 +182,19 @@ def _log(repo: git.Repo) -> str | None:
                 err.stderr):
             return None
         raise
+
+
+def _promised(repo: git.Repo) -> bool:
+    """A partial clone, by its config (no process): objects it lacks are promised by a
+    remote, which the pass never asks."""
+    try:
+        reader = repo.config_reader("repository")
+        if reader.has_option("extensions", "partialclone"):
+            return True
+        return any(reader.get_value(section, "promisor", False) is True
+                   for section in reader.sections() if section.startswith("remote "))
+    except (OSError, ValueError, KeyError):
+        return False
 
 
 def _tags(repo: git.Repo) -> tuple[TagInfo, ...]:

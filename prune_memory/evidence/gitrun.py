@@ -68,6 +68,11 @@ def offline_env() -> dict[str, str]:
     return {**{k: v for k, v in os.environ.items() if k not in _REPO_VARS}, **OFFLINE}
 
 
+def missing_objects(err: git.GitCommandError) -> bool:
+    """The clone lacks objects (partial, or damaged)."""
+    return _MISSING_OBJECTS.search(str(err.stderr or "")) is not None
+
+
 def failure_reason(err: git.GitCommandError) -> str:
     """What went wrong, in words: git's own first line without GitPython's quoting, or the
     advice for a clone that lacks objects (partial, or damaged)."""

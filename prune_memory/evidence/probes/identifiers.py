@@ -144,6 +144,10 @@ class IdentifierProbe:
                 claims.append(Claim(KIND, name, Verdict.CONFIRMED, "in the code now"))
                 continue
             gone = known.removed.get(name)
+            if gone is None and ctx.facts.partial:
+                claims.append(Claim(KIND, name, Verdict.UNVERIFIABLE, "not in the code now; "
+                                    "the clone lacks the old contents that would say when"))
+                continue
             if gone is None or gone.date <= written:
                 continue  # never in the code we can see, or gone before it was written
             claims.append(Claim(KIND, name, Verdict.CONTRADICTED,
