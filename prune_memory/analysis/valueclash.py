@@ -58,6 +58,9 @@ class Claim:
     values: frozenset[tuple[str, str]]  # (kind, value)
     own: frozenset[str]  # the subjects the line names itself, not its section's
     dated: str | None  # an explicit date the memory gives this line (its own or its section's)
+    # What an address belongs to: the name nearest before it on the line ("`radio-pi`
+    # 10.0.0.2 (D75 link)" gives the address to radio-pi, not to the D75 it also names).
+    hosts: frozenset[str] = frozenset()
 
 
 def check_values(memdir: MemoryDir) -> dict[str, tuple[Finding, ...]]:
@@ -105,7 +108,28 @@ def _claim(file: str, line: int, text: str, context: frozenset[str],
     values = frozenset(_values(text))
     own = _subjects(text) if values else frozenset()
     subjects = own | context if values else frozenset()
-    return Claim(file, line, text, subjects, values, own, _date_in(text) or dated)
+    return Claim(file, line, text, subjects, values, own, _date_in(text) or dated,
+                 _hosts(text) if values else frozenset())
+
+
+def _hosts(text: str) -> frozenset[str]:
+    """The subject written last before each address on the line."""
+    keys = [(m.start(), k) for m in _KEY.finditer(text)
+            if (k := _key(m)) is not None and not _IP.fullmatch(m.group(0).strip("`"))]
+    out: set[str] = set()
+    for address in _IP.finditer(text):
+        before = [k for start, k in keys if start < address.start()]
+        if before:
+            out.add(before[-1])
+    return frozenset(out)
+
+
+def _key(match: re.Match[str]) -> str | None:
+    raw = (match.group(1) or match.group(2) or "").strip()
+    key = re.sub(r"[-_\s]", "", raw.lower())
+    if len(key) >= 2 and key not in _GENERIC and not re.fullmatch(r"v?[\d.]+[a-z]?", key):
+        return key
+    return None
 
 
 _CLAUSE = re.compile(r"\s[—–]\s|;\s|\.\s|,\s|\s?[()]")
@@ -136,13 +160,7 @@ def _clause_values(text: str) -> Iterator[tuple[str, str]]:
 
 
 def _subjects(text: str) -> frozenset[str]:
-    keys: set[str] = set()
-    for match in _KEY.finditer(_IP.sub(" ", text)):
-        raw = (match.group(1) or match.group(2) or "").strip()
-        key = re.sub(r"[-_\s]", "", raw.lower())
-        if len(key) >= 2 and key not in _GENERIC and not re.fullmatch(r"v?[\d.]+[a-z]?", key):
-            keys.add(key)
-    return frozenset(keys)
+    return frozenset(k for m in _KEY.finditer(_IP.sub(" ", text)) if (k := _key(m)) is not None)
 
 
 def _section_of(entry: Entry, memdir: MemoryDir) -> str:
@@ -176,7 +194,7 @@ def _expand_short(claim: Claim, prefix: str | None) -> Claim:
               for kind, v in claim.values}
     values = {(k, v) for k, v in values if k != "ip-tail"}
     return Claim(claim.file, claim.line, claim.text, claim.subjects, frozenset(values),
-                 claim.own, claim.dated)
+                 claim.own, claim.dated, claim.hosts)
 
 
 def _conflicts(claims: Sequence[Claim]) -> Iterator[tuple[Claim, Claim, str, str]]:
@@ -202,9 +220,17 @@ def _conflicts(claims: Sequence[Claim]) -> Iterator[tuple[Claim, Claim, str, str
                     continue  # one memory's own lines: its author saw both
                 if subject not in first.own and subject not in second.own:
                     continue  # tied only through a shared heading: two things, one section
+                if kind == "ip" and _other_hosts(first, second, subject):
+                    continue  # each address follows its own host's name
                 if pair not in reported:
                     reported.add(pair)
                     yield first, second, subject, kind
+
+
+def _other_hosts(first: Claim, second: Claim, subject: str) -> bool:
+    """Both lines give their address to another name than `subject`, each its own."""
+    return bool(first.hosts and second.hosts) and subject not in first.hosts | second.hosts \
+        and first.hosts != second.hosts
 
 
 def _older_first(first: Claim, second: Claim) -> list[tuple[Claim, Claim]]:

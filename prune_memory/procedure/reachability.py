@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from prune_memory.analysis.reach_match import close_match
+from prune_memory.analysis.text import headings
 from prune_memory.engine.vault import secret_tombstones
 from prune_memory.model import JSON, Entry, EntryKind, Index, IndexLine, LinkKind, MemoryDir
 from prune_memory.secrets.mask import describe
@@ -137,7 +138,16 @@ def _wiki_missing(memdir: MemoryDir) -> list[JSON]:
     known = {wiki_key(n) for e in memdir.topics for n in (e.name, e.file)}
     return [{"file": e.file, "line": lk.line, "name": lk.target}
             for e in memdir.entries if e.kind is EntryKind.TOPIC
-            for lk in e.links if lk.kind is LinkKind.WIKI and wiki_key(lk.target) not in known]
+            for lk in e.links if lk.kind is LinkKind.WIKI
+            and wiki_key(lk.target.split("#", 1)[0]) not in known
+            and not _own_heading(e, lk.target)]
+
+
+def _own_heading(entry: Entry, target: str) -> bool:
+    """`[[Setup]]` or `[[#Setup]]` naming a heading of the file it is in: a link within it."""
+    base, _, section = target.partition("#")
+    wanted = wiki_key(section if not base.strip() else base)
+    return bool(wanted) and any(wiki_key(h) == wanted for h in headings(entry.body))
 
 
 def _body_dangling(memdir: MemoryDir, on_disk: set[str]) -> list[JSON]:

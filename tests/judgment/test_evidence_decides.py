@@ -60,6 +60,16 @@ def test_two_memories_disagreeing_on_a_host_address(planner: Planner, repo: GitR
     assert entry_of(plan, "MEMORY.md#L6").action is Action.KEEP  # the newer side stands
 
 
+def test_two_hosts_that_share_a_radio_are_two_hosts(planner: Planner, repo: GitRepo) -> None:
+    start(repo)
+    plan = planner({
+        "MEMORY.md": "# Memory\n\n## Pi hosts\n"
+                     "- `radio-pi` 192.168.2.121 (FTM-150 and D75 audio)\n"
+                     "- `d75-pi` 192.168.2.134, the D75 serial link\n"})
+    for line in ("MEMORY.md#L4", "MEMORY.md#L5"):
+        assert entry_of(plan, line).action is Action.KEEP, messages(entry_of(plan, line))
+
+
 def test_two_memories_disagreeing_on_a_total(planner: Planner, repo: GitRepo) -> None:
     start(repo)
     plan = planner({

@@ -113,3 +113,11 @@ def test_orphans_are_not_indexed_past_the_load_cap(tmp_path: Path) -> None:
     assert [r["file"] for r in fits] == ["orphan0.md", "orphan1.md"]
     assert [r["file"] for r in held] == ["orphan2.md"]
     assert "load cap" in held[0]["why"]
+
+
+def test_a_wiki_link_to_a_heading_of_its_own_file_is_not_missing(tmp_path: Path) -> None:
+    result = _scan(tmp_path, {"MEMORY.md": "- [A](a.md)\n- [B](b.md)\n",
+                              "a.md": topic("a", "# Setup\n\nSee [[Setup]] and [[#setup]], "
+                                                 "[[b#Usage]], and [[nowhere#x]].\n"),
+                              "b.md": topic("b", "# Usage\n")})
+    assert [w["name"] for w in result["wiki_missing"]] == ["nowhere"]  # type: ignore[union-attr]

@@ -59,9 +59,11 @@ def _present(path: str, ctx: ProbeContext) -> str | None:
         return "tracked file"
     if path in facts.directories:
         return "tracked directory"
-    full = unique(suffixes(ctx, "tracked", lambda: _current(facts)).get(path, ()))
-    if full is not None:
+    tails = suffixes(ctx, "tracked", lambda: _current(facts)).get(path, ())
+    if (full := unique(tails)) is not None:
         return f"tracked as `{full}`"
+    if tails:  # the name is there, in more than one place: one of them is meant
+        return f"tracked in several places (`{tails[0]}`, `{tails[1]}`)"
     if facts.root is not None and _on_disk(facts.root, path):
         return "in the working tree, not committed"
     return None

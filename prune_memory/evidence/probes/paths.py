@@ -38,7 +38,7 @@ from prune_memory.evidence.probes.pathfacts import (
     present,
     untracked_only,
 )
-from prune_memory.evidence.probes.plans import plan_word
+from prune_memory.evidence.probes.plans import plan_document, plan_word
 from prune_memory.model import JSON, Entry, FindingCode
 
 KIND = "path"
@@ -80,7 +80,7 @@ def _check_one(entry: Entry, mention: PathMention, ctx: ProbeContext) -> ProbeRe
             return _gone_untraced(mention)
         return _claim(mention, Verdict.UNVERIFIABLE,
                       "never tracked here: it may live elsewhere") if mention.has_slash else EMPTY
-    if plan_word(entry) is not None:
+    if plan_word(entry) is not None and not plan_document(path):
         return EMPTY  # a plan names what it will change: the plan probe reads those paths
     if untracked_only(found, ctx):
         return _claim(mention, Verdict.UNVERIFIABLE, "taken out of git, not deleted: it may "
@@ -88,7 +88,8 @@ def _check_one(entry: Entry, mention: PathMention, ctx: ProbeContext) -> ProbeRe
     sentence = sentence_with(entry, mention.raw).replace(mention.raw, "")  # its own words aside
     if _told_as_history(entry, sentence, found):
         return _claim(mention, Verdict.CONFIRMED, "mentioned as history of a rename or removal")
-    if planned(sentence) or says_absent(sentence):
+    # "the plan is in docs/plan.md" says where a plan is, not what it will change
+    if (planned(sentence) and not plan_document(path)) or says_absent(sentence):
         return _claim(mention, Verdict.UNVERIFIABLE, "named in a plan or as absent, not as there")
     return _drift(mention, found, ctx, lone=lone)
 

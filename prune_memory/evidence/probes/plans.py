@@ -47,9 +47,22 @@ def plan_head(entry: Entry) -> str:
 
 def plan_word(entry: Entry) -> str | None:
     """The word that makes the memory a plan, looked for in its name, description and
-    first heading (not its body, where any memory may mention a plan in passing)."""
+    first heading (not its body, where any memory may mention a plan in passing). A
+    reference note points at a plan; it is not one."""
+    if entry.memory_type == "reference":
+        return None
     found = _PLAN_WORDS.search(plan_head(entry))
     return found.group(0) if found else None
+
+
+def plan_document(path: str) -> bool:
+    """The file that holds a plan (`docs/plans/rollout.md`): its move is a stale pointer,
+    not the plan carried out."""
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    folder = path.rsplit("/", 1)[0] if "/" in path else ""
+    return name.lower().endswith((".md", ".txt", ".rst", ".org")) and (
+        _PLAN_WORDS.search(name.replace("_", " ").replace("-", " ")) is not None
+        or _PLAN_WORDS.search(folder.replace("_", " ").replace("-", " ")) is not None)
 
 
 class PlanProbe:
@@ -65,7 +78,8 @@ class PlanProbe:
         done: list[tuple[str, RenameFact | DeletionFact]] = []
         for mention in entry_mentions(entry, ctx):
             path = mention.path
-            if is_placeholder(path) or present(path, ctx) or ignored(path, ctx):
+            if is_placeholder(path) or present(path, ctx) or ignored(path, ctx) \
+                    or plan_document(path):
                 continue
             found = fate(path, ctx)
             if found is not None and not untracked_only(found, ctx):

@@ -45,6 +45,13 @@ _NOT_A_TOTAL = re.compile(
     r"under|about|around|roughly|some|of the|out of|was|were|used to|had)\s*$", re.IGNORECASE)
 _AFTER = re.compile(r"^\s*(?:of|out of|per|each|ago|later|earlier|before|after)\b",
                     re.IGNORECASE)
+# A line, or the heading it sits under, about one part of the work or what was done then:
+# "Phase 1 (done): 3 pages" counts what that phase made, not what the tree holds now.
+_PART_OF_WORK = re.compile(
+    r"\b(?:phase|stage|step|sprint|milestone|iteration|round|wave|week|day|session|"
+    r"retro(?:spective)?|recap|changelog|release notes?)\s*\w*|\bv\d+(?:\.\d+)*\b|"
+    r"\b(?:built|shipped|created|made|wrote|implemented|delivered|added|migrated|ported|"
+    r"finished|completed|did)\b|阶段|第.{1,3}[期轮步]|完成", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -95,7 +102,19 @@ def _totals(text: str, ctx: ProbeContext) -> Iterator[tuple[str, int, str, str]]
         before = text[max(0, start - 40):start]
         if _NOT_A_TOTAL.search(before) or _AFTER.match(text[end:end + 20]):
             continue
+        if _of_a_part(text, start):
+            continue
         yield match.group(0), number, match.group("n"), match.group("noun").lower()
+
+
+def _of_a_part(text: str, at: int) -> bool:
+    """The count sits on a line, or under a heading, about one part of the work."""
+    line_start = text.rfind("\n", 0, at) + 1
+    line_end = text.find("\n", at)
+    line = text[line_start:line_end if line_end >= 0 else len(text)]
+    heading = next((h for h in reversed(text[:line_start].splitlines())
+                    if h.lstrip().startswith("#")), "")
+    return _PART_OF_WORK.search(line) is not None or _PART_OF_WORK.search(heading) is not None
 
 
 def _answered(spec: CountSpec, ctx: ProbeContext) -> bool:

@@ -143,3 +143,14 @@ def test_no_repo_makes_claims_unverifiable(tmp_path: Path) -> None:
     assert finding.code is FindingCode.UNVERIFIABLE and "not inside a git" in finding.message
     assert report.fidelity["a.md"] is Fidelity.UNVERIFIABLE
     assert {c.verdict for c in report.claims["a.md"]} == {Verdict.UNVERIFIABLE}
+
+
+def test_a_name_tracked_twice_is_not_deleted_because_a_third_copy_was(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "other")
+    repo.write({"old/src/config.py": "a\n", "lib/src/config.py": "b\n",
+                "app/src/config.py": "c\n"}).commit("start")
+    repo.rm("old/src/config.py").commit("drop the old copy")
+    report = run(repo, entry("a.md", "Settings are read in `src/config.py`.\n"))
+    assert report.findings["a.md"] == ()
+    (claim,) = report.claims["a.md"]
+    assert claim.verdict is Verdict.CONFIRMED and "several places" in claim.note

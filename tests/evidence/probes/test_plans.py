@@ -1,0 +1,37 @@
+"""A plan carried out, against a note that only points at a plan's document."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from prune_memory.config import Config
+from prune_memory.evidence.probes.paths import PathProbe
+from prune_memory.evidence.probes.plans import PlanProbe, plan_document
+from prune_memory.procedure.staleness import probe_staleness
+from tests.evidence.probes.gitbuild import NOW, GitRepo, entry, memdir
+
+
+def test_a_moved_plan_document_is_a_stale_pointer_not_a_finished_plan(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    repo.write({"docs/rollout-plan.md": "# Rollout\n" + "step\n" * 30,
+                "scripts/seed.py": "seed()\n"}).commit("start")
+    repo.mv("docs/rollout-plan.md", "docs/plans/rollout-plan.md").commit("file the plans")
+    repo.rm("scripts/seed.py").commit("remove the seed script")
+    note = entry("reference_rollout.md", "The rollout plan is in `docs/rollout-plan.md`.\n",
+                 memory_type="reference", description="where the rollout plan lives")
+    plan = entry("project_seed_removal_plan.md", "Plan: remove `scripts/seed.py`; read the "
+                 "steps in `docs/rollout-plan.md`.\n", description="seed removal plan")
+    report = probe_staleness(memdir(note, plan), repo.root, NOW, Config(),
+                             probes=[PathProbe(), PlanProbe()])
+    (moved,) = report.findings["reference_rollout.md"]
+    assert moved.evidence["current_path"] == "docs/plans/rollout-plan.md"  # an update
+    kinds = [f.evidence.get("kind") for f in report.findings["project_seed_removal_plan.md"]]
+    assert "plan-carried-out" in kinds  # the seed script went, as the plan said
+    done = next(f for f in report.findings["project_seed_removal_plan.md"]
+                if f.evidence.get("kind") == "plan-carried-out")
+    assert [s["path"] for s in done.evidence["done"]] == ["scripts/seed.py"]
+
+
+def test_what_holds_a_plan() -> None:
+    assert plan_document("docs/plans/x.md") and plan_document("ROADMAP.md")
+    assert not plan_document("src/planner.py") and not plan_document("docs/setup.md")
