@@ -15,11 +15,11 @@ from prune_memory.cli.common import (
     ProjectOpt,
     RepoOpt,
     app,
-    console,
     parse_now,
     report_load_errors,
     resolve_memory_dir,
     resolve_repo,
+    show,
 )
 from prune_memory.errors import ExitCode
 from prune_memory.report.formats import Format
@@ -92,4 +92,4 @@ def render_plan(result: Plan, fmt: Format) -> None:
     if isinstance(out, str):
         typer.echo(out, nl=not out.endswith("\n"))
     else:
-        console().print(out)
+        show(out)

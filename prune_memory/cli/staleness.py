@@ -20,6 +20,7 @@ from prune_memory.cli.common import (
     parse_now,
     report_load_errors,
     resolve_memory_dir,
+    show,
     warn,
 )
 from prune_memory.cli.engine import render_result
@@ -75,7 +76,7 @@ def sweep_command(memory_dir: MemoryDirArg = None, *, rename: RenameOpt,
     if json:
         emit_json({"memory_dir": str(memdir.root), **report.to_json()})
     else:
-        console().print(_table(report))
+        show(_table(report))
     report_load_errors(memdir.errors)
     if report.hits:
         raise typer.Exit(ExitCode.FINDINGS)
