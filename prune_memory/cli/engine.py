@@ -22,6 +22,7 @@ from prune_memory.cli.common import (
     console,
     emit_json,
     parse_now,
+    require_memory_dir,
     resolve_memory_dir,
     snapshot_dir_path,
     warn,
@@ -200,7 +201,8 @@ def _locate(file: str, memory_dir: Path | None, project: Path | None) -> tuple[P
     if memory_dir is not None or project is not None:
         return resolve_memory_dir(None, project, memory_dir), path.name
     if path.parent != Path(".") or path.exists():
-        return path.parent if path.parent != Path("") else Path("."), path.name
+        folder = path.parent if path.parent != Path("") else Path(".")
+        return require_memory_dir(folder), path.name
     return resolve_memory_dir(None, None), file
 
 

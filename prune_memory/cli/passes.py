@@ -20,6 +20,7 @@ from prune_memory.cli.common import (
     resolve_memory_dir,
     resolve_repo,
     show,
+    warn,
 )
 from prune_memory.errors import ExitCode
 from prune_memory.report.formats import Format
@@ -42,7 +43,10 @@ def pass_options(root: Path, repo: Path | None, project: Path | None, now: str |
     from prune_memory.procedure.options import PassOptions
 
     moment = parse_now(now)
-    return PassOptions(repo=resolve_repo(repo, root, project), now=moment, config=config,
+    chosen = resolve_repo(repo, root, project)
+    if chosen.note:  # before anything else is printed: the pass is read in its light
+        warn(f"prune-memory: {chosen.note}")
+    return PassOptions(repo=chosen.path, now=moment, config=config,
                        reads=measured_reads(root, moment))
 
 
