@@ -86,8 +86,9 @@ def withdraw(file: FileArg, *, reason: ReasonOpt, rule: RuleOpt = "manual",
     snap = _fresh_snapshot(root, when, snapshot_dir)
     request = WithdrawRequest(name, reason, rule, expected_sha256=expect_sha256)
     result = apply.withdraw(root, request, snapshot=snap, now=when)
-    _log_single_step(root, snap, result, now=now)
+    pass_id = _log_single_step(root, snap, result, now=now, command=f"withdraw {name}")
     render_result(result, json)
+    _undo_hint(root, pass_id, json)
 
 
 @app.command()
@@ -126,9 +127,10 @@ def inoculate(file: FileArg, *,
         if withdraw else None
     result = apply.inoculate(root, name, ino, snapshot=snap, now=when, withdraw=request,
                              expected_sha256=expect_sha256)
-    if withdraw:
-        _log_single_step(root, snap, result, now=now)
+    pass_id = _log_single_step(root, snap, result, now=now, command=f"inoculate {name}") \
+        if withdraw else ""
     render_result(result, json)
+    _undo_hint(root, pass_id, json)
 
 
 @app.command()
@@ -218,9 +220,9 @@ def _fresh_snapshot(root: Path, when: datetime, snapshot_dir: str | None) -> Sna
 
 
 def _log_single_step(root: Path, snap: Snapshot, result: ApplyResult, *,
-                     now: str | None) -> None:
+                     now: str | None, command: str) -> str:
     """A single-step command is its own small audit (one entry looked at, one withdrawn)
-    and its own pass, which `restore --pass` can undo."""
+    and its own pass, which `restore --pass` can undo; returns the pass's id."""
     from prune_memory.procedure.auditlog import AuditSummary, write_audit
     from prune_memory.procedure.finish import record_pass
     from prune_memory.store.pruninglog import read_log
@@ -229,7 +231,13 @@ def _log_single_step(root: Path, snap: Snapshot, result: ApplyResult, *,
     summary = AuditSummary(entries_audited=1, withdrawn=withdrawn, updated=0,
                            protected=len(read_log(root).protected))
     write_audit(root, summary, snapshot=snap, now=parse_now(now))
-    record_pass(root, snap, parse_now(now), result.applied)
+    return record_pass(root, snap, parse_now(now), result.applied, command)
+
+
+def _undo_hint(root: Path, pass_id: str, as_json: bool) -> None:
+    if pass_id and not as_json:
+        console().print(f"undo this pass: prune-memory restore --pass {pass_id} "
+                        f"--memory-dir {root}", soft_wrap=True)
 
 
 def render_result(result: ApplyResult, as_json: bool) -> None:

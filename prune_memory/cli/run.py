@@ -104,7 +104,7 @@ def _reviewed_pass(root: Path, options: PassOptions, *, yes: bool, ask_kept: boo
                              snapshot=snapshot, now=options.now)
         if not yes:
             drop_session(root)
-            remember_keeps(root, decided.keeps, options.now)
+            remember_keeps(root, decided.keeps, options.now, report.pass_id)
     return plan, report, decided.refused
 
 

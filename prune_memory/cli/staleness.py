@@ -101,13 +101,14 @@ def _apply(root: Path, memdir: MemoryDir, report: SweepReport, snapshot_dir: Pat
                                        updated=outcome.count("update"),
                                        protected=len(read_log(root).protected)),
                     snapshot=snapshot, now=now)
-        undo = record_pass(root, snapshot, now, outcome.applied)
+        undo = record_pass(root, snapshot, now, outcome.applied, "sweep --apply")
     done = ApplyResult(tuple(outcome.applied), tuple(outcome.skipped), tuple(outcome.warnings))
     if as_json:
         emit_json({"memory_dir": str(root), **report.to_json(), "applied": done.to_json()})
     else:
         render_result(done, False)
-        console().print(f"Undo the sweep: prune-memory restore --pass {undo} --memory-dir {root}")
+        console().print(f"Undo the sweep: prune-memory restore --pass {undo} --memory-dir {root}",
+                        soft_wrap=True)
     for item in outcome.skipped:
         warn(f"prune-memory: skipped {item.file}: {item.reason}")
     if outcome.skipped:

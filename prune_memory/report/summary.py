@@ -26,8 +26,8 @@ def summary_lines(report: PassReport, root: Path, width: int,
     lines += [line for n in report.notes for line in wrap(f"Note: {n}", width, hang="  ")]
     lines += labelled([("log", str(root / LOG_FILE)),
                        ("snapshot", str(report.snapshot.manifest))], width, WIDE)
-    if report.undo:
-        lines += wrap(f"Undo this pass: prune-memory restore --pass {report.undo} "
+    if report.pass_id:
+        lines += wrap(f"Undo this pass: prune-memory restore --pass {report.pass_id} "
                       f"--memory-dir {root}", width, hang="  ")
     else:
         lines += wrap("This pass cannot be undone whole; restore its register ids one by one.",
