@@ -102,11 +102,12 @@ def _cap(raw: bytes | None) -> LoadCap | None:
 
 
 def unified(old: bytes, new: bytes, name: str, created: bool = False) -> str:
-    """A unified diff of one file, secrets masked; empty when nothing changes."""
+    """A unified diff of one file, secrets masked; empty when nothing changes. The diff is
+    worked out on the real bytes and each line masked after, so a redaction still shows as
+    the line it replaces, never as an unchanged one."""
     if old == new and not created:
         return ""
-    lines = difflib.unified_diff(
-        mask_text(old.decode("utf-8", "replace")).splitlines(keepends=True),
-        mask_text(new.decode("utf-8", "replace")).splitlines(keepends=True),
-        "/dev/null" if created else f"a/{name}", f"b/{name}")
-    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+    lines = difflib.unified_diff(old.decode("utf-8", "replace").splitlines(keepends=True),
+                                 new.decode("utf-8", "replace").splitlines(keepends=True),
+                                 "/dev/null" if created else f"a/{name}", f"b/{name}")
+    return "".join(mask_text(line if line.endswith("\n") else line + "\n") for line in lines)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,11 +43,14 @@ class PassReport:
 
 
 def finish_pass(root: Path, plan: Plan, verdicts: Sequence[Verdict], repairs: Sequence[JSON],
-                *, snapshot: Snapshot, now: dt.datetime) -> PassReport:
-    """Apply, audit, rescan and re-synthesise; returns everything the summary shows."""
+                *, snapshot: Snapshot, now: dt.datetime,
+                kept: Collection[str] = ()) -> PassReport:
+    """Apply, audit, rescan and re-synthesise; returns everything the summary shows.
+    `kept`: the entries a person chose to keep as they are (logged apart from the ones
+    left for a later pass)."""
     outcome = apply_verdicts(root, plan, verdicts, repairs, snapshot=snapshot, now=now)
     record_audit(root, plan, outcome, snapshot=snapshot, now=now)
-    record_pass_marks(root, plan.entries, pending(plan, verdicts), now=now)
+    record_pass_marks(root, plan.entries, pending(plan, verdicts), now=now, kept=kept)
     try:  # after every write of the pass, so a whole undo takes all of them back
         pass_id, problem = record_pass(root, snapshot, now, outcome.applied, "run"), ""
     except RefusedError as err:
