@@ -91,9 +91,11 @@ def where(path: Annotated[Path | None, typer.Argument(help="Project path (defaul
                    "name": loc.name, "memory_dir": str(loc.memory_dir), "source": loc.source,
                    "exists": loc.exists}, "where")
     else:
+        import sys
+
         from prune_memory.report import views
 
-        show(views.where_view(loc))
+        print("\n".join(views.where_lines(loc, aligned=sys.stdout.isatty())))
 
 
 @app.command()

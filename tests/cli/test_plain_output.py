@@ -85,3 +85,22 @@ def test_wrap_keeps_words_paths_and_columns_whole() -> None:
         "see", "src/auth/session_signing_module.py", "now"]
     assert labelled([("log", "a b")], 60, 11) == ["  log         a b"]
     assert wrap("", 30) == [""]
+
+
+def test_where_in_a_narrow_terminal_keeps_the_path_on_one_line(tmp_path: Path) -> None:
+    import os
+    import sys
+
+    import pexpect
+
+    from tests.conftest import ROOT
+
+    project = tmp_path / ("a" * 60) / "my.app"
+    child = pexpect.spawn(sys.executable, ["-m", "prune_memory", "where", str(project)],
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, encoding="utf-8",
+                          dimensions=(20, 50))
+    child.expect(pexpect.EOF)
+    lines = str(child.before).replace("\r", "").splitlines()
+    memory = next(line for line in lines if line.startswith("memory dir"))
+    assert memory.endswith("-my-app/memory") and len(memory) > 50  # one line, not folded
+    assert not any(set(line) & BOX for line in lines)
