@@ -225,14 +225,17 @@ def _files(touched: Sequence[str]) -> str:
 
 
 def _growth(shown: Preview, width: int) -> list[str]:
-    """MEMORY.md against its load cap, when the changes make it grow."""
+    """MEMORY.md against its load cap, when the changes make it grow: lines and characters
+    (the cap is whichever Claude Code reaches first)."""
     before, after = shown.cap_before, shown.cap_after
     if after is None or not shown.index_grows:
         return []
-    was = f"{before.lines} → " if before is not None else ""
+    lines = f"{before.lines} → {after.lines}" if before is not None else f"{after.lines}"
+    chars = f"{before.chars:,} → {after.chars:,}" if before is not None else f"{after.chars:,}"
     near = " — near the load cap: lines past it are never loaded" if after.near_cap else ""
-    return wrap(f"{INDEX_FILE} grows: {was}{after.lines} of {after.line_cap} lines, "
-                f"{after.usage:.0%} of its load cap{near}", width, hang="  ")
+    return wrap(f"{INDEX_FILE} grows: {lines} of {after.line_cap} lines, {chars} of "
+                f"{after.char_cap:,} characters, {after.usage:.0%} of its load cap{near}",
+                width, hang="  ")
 
 
 def _kept_here(plan: Plan, kept: Mapping[str, str]) -> int:

@@ -42,8 +42,8 @@ def test_the_confirm_names_linked_files_and_index_growth_near_the_cap(tmp_path: 
     assert "withdraw gone.md (and unlinks it in hub.md)" in flat
     assert "Files it writes: gone.md, hub.md, MEMORY.md, pruning-log.md, deaccessioned/ " \
            "(1 tombstone)" in flat
-    assert "MEMORY.md grows: 196 → 198 of 200 lines, 99% of its load cap — near the load " \
-           "cap" in flat
+    assert "MEMORY.md grows: 196 → 198 of 200 lines," in flat
+    assert "of 25,000 characters, 99% of its load cap — near the load cap" in flat
 
 
 def _cold_folder(root: Path, count: int) -> Path:
