@@ -72,6 +72,16 @@ def test_without_a_repo_every_entry_with_claims_is_unverifiable(tmp_path: Path) 
     assert report.repo["available"] is False
 
 
+def _program_and_subcommand(args: Any) -> str:
+    """`git log` from `git --no-pager -c core.fsmonitor= … log …`: every call now starts
+    with the options that keep the repo's programs from running."""
+    words = [str(a) for a in (args if isinstance(args, list | tuple) else [args])]
+    at = 1
+    while at < len(words) and words[at].startswith("-"):
+        at += 2 if words[at] in ("-c", "-C") else 1
+    return " ".join(words[:1] + words[at:at + 1])
+
+
 def count_git_processes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real_execute: Any = git.cmd.Git.execute
@@ -82,7 +92,7 @@ def count_git_processes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         return real_execute(self, command, *args, **kwargs)
 
     def popen(self: Any, args: Any, *rest: Any, **kwargs: Any) -> None:
-        seen.append("popen " + " ".join(map(str, args[:2])))
+        seen.append("popen " + _program_and_subcommand(args))
         real_popen(self, args, *rest, **kwargs)
 
     monkeypatch.setattr(git.cmd.Git, "execute", execute)
