@@ -22,11 +22,10 @@ from prune_memory.cli.common import (
     console,
     emit_json,
     parse_now,
-    require_memory_dir,
-    resolve_memory_dir,
     snapshot_dir_path,
     warn,
 )
+from prune_memory.cli.targets import require_memory_dir, resolve_memory_dir
 from prune_memory.errors import BadInputError, RefusedError
 
 if TYPE_CHECKING:

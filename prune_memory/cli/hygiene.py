@@ -17,8 +17,8 @@ from prune_memory.cli.common import (
     emit_json,
     parse_now,
     report_load_errors,
-    resolve_memory_dir,
 )
+from prune_memory.cli.targets import resolve_memory_dir
 from prune_memory.errors import BadInputError, ExitCode
 from prune_memory.lint.options import DEFAULT_MAX_AGE_DAYS, DEFAULT_MAX_ENTRIES
 

@@ -17,11 +17,10 @@ from prune_memory.cli.common import (
     app,
     parse_now,
     report_load_errors,
-    resolve_memory_dir,
-    resolve_repo,
     show,
     warn,
 )
+from prune_memory.cli.targets import resolve_memory_dir, resolve_repo
 from prune_memory.errors import ExitCode
 from prune_memory.report.formats import Format
 

@@ -15,11 +15,11 @@ from prune_memory.cli.common import (
     app,
     emit_json,
     parse_now,
-    resolve_memory_dir,
     snapshot_dir_path,
     warn,
 )
 from prune_memory.cli.engine import ReasonOpt, SnapshotDirOpt, render_result
+from prune_memory.cli.targets import resolve_memory_dir
 from prune_memory.errors import BadInputError
 
 RegisterIdArg = Annotated[str, typer.Argument(help="Register id of the withdrawal, "

@@ -17,9 +17,9 @@ from prune_memory.cli.common import (
     console,
     emit_json,
     parse_now,
-    resolve_memory_dir,
 )
 from prune_memory.cli.engine import render_result
+from prune_memory.cli.targets import resolve_memory_dir
 from prune_memory.errors import BadInputError, ExitCode
 
 if TYPE_CHECKING:

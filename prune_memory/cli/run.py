@@ -17,10 +17,10 @@ from prune_memory.cli.common import (
     app,
     console,
     report_load_errors,
-    resolve_memory_dir,
     snapshot_dir_path,
 )
 from prune_memory.cli.passes import ConfigOpt, pass_options, render_plan
+from prune_memory.cli.targets import resolve_memory_dir
 from prune_memory.errors import BadInputError, ExitCode
 
 if TYPE_CHECKING:

@@ -19,11 +19,11 @@ from prune_memory.cli.common import (
     emit_json,
     parse_now,
     report_load_errors,
-    resolve_memory_dir,
     show,
     warn,
 )
 from prune_memory.cli.engine import render_result
+from prune_memory.cli.targets import resolve_memory_dir
 from prune_memory.errors import ExitCode
 
 if TYPE_CHECKING:

@@ -17,9 +17,9 @@ from prune_memory.cli.common import (
     emit_json,
     parse_now,
     report_load_errors,
-    resolve_memory_dir,
     show,
 )
+from prune_memory.cli.targets import resolve_memory_dir
 from prune_memory.errors import ExitCode
 
 
