@@ -23,8 +23,8 @@ from pathlib import Path
 
 from rich.console import Console
 
-from prune_memory.analysis.claudemd import read_claude_md
 from prune_memory.analysis.inoculation_check import inoculation_problem
+from prune_memory.analysis.instructions import read_claude_md
 from prune_memory.cli.review import Review
 from prune_memory.cli.review_proposed import default_verdicts
 from prune_memory.procedure.options import PassOptions

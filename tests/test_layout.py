@@ -34,10 +34,11 @@ def test_tests_mirror_the_package() -> None:
         assert (ROOT / "tests" / folder).is_dir(), folder
 
 
-def test_modules_stay_small() -> None:
+def test_no_module_outgrows_one_concept() -> None:
+    """A module holds one concept however long; past about 600 lines it holds two."""
     big = {str(p.relative_to(PACKAGE)): n for p in PACKAGE.rglob("*.py")
-           if (n := len(p.read_text(encoding="utf-8").splitlines())) > 300}
-    assert not big, f"split these modules: {big}"
+           if (n := len(p.read_text(encoding="utf-8").splitlines())) > 600}
+    assert not big, f"split these along their concepts: {big}"
 
 
 def _module_name(path: Path) -> str:
@@ -103,7 +104,7 @@ ELSEWHERE = {
     "engine/vault.py": "the private vault of withdrawn secrets, under the state directory",
     "procedure/review_state.py": "a saved review under the state directory",
     "procedure/snapshot.py": "the snapshot's own folder, outside the memory directory",
-    "analysis/claudemd.py": "the project's CLAUDE.md files",
+    "analysis/instructions.py": "the project's instruction files (CLAUDE.md, AGENTS.md, ...)",
 }
 _PATH_CALLS = {"read_text", "read_bytes", "write_text", "write_bytes", "exists", "is_file",
                "is_dir", "is_symlink", "iterdir", "glob", "rglob", "unlink", "mkdir", "rmdir",

@@ -16,8 +16,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from prune_memory.analysis.claudemd import claude_md_units
 from prune_memory.analysis.compared import analysed_text
+from prune_memory.analysis.instructions import claude_md_units
 from prune_memory.analysis.statements import Statement, statements, stem
 from prune_memory.model import Entry, Finding, FindingCode, MemoryDir
 from prune_memory.secrets.mask import mask_text

@@ -29,6 +29,23 @@ _SESSION_WORDS = GatedPattern(
     r"yesterday|tomorrow)\b|会话|今天|今晚|明天|明日|昨天",
     re.IGNORECASE)
 _FIXED_ITEMS = GatedPattern(r"\b(?:fixed|resolved|root cause|was broken|caused)\b", re.IGNORECASE)
+_MONTHS = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+           r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+# A day named in a title: "Doc refresh 2026-05-06", "(March 22, 2026)", "2026年5月6日".
+_DATED_TITLE = re.compile(
+    r"(?:19|20)\d\d[-_./](?:0?[1-9]|1[0-2])[-_./](?:[0-2]?\d|3[01])\b|"
+    rf"\b{_MONTHS}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d\b|"
+    rf"\b\d{{1,2}}\s+{_MONTHS}\.?\s+(?:19|20)\d\d\b|(?:19|20)\d\d年\d{{1,2}}月\d{{1,2}}日",
+    re.IGNORECASE)
+# A bullet telling a change made then ("Plan icon changed from Zap to Crown").
+_CHANGE_ITEM = re.compile(
+    r"^\s*(?:[-*+]|\d+[.)])\s+.*\b(?:changed|replaced|replacing|added|removed|updated|"
+    r"renamed|moved|enlarged|increased|decreased|reduced|scaled|bumped|switched|tweaked|"
+    r"fixed|now (?:uses|shows|has))\b", re.IGNORECASE | re.MULTILINE)
+CHANGE_ITEMS_AT = 4
+# Kept for a moment that passes: "archived for tomorrow's comparison".
+_FOR_LATER = re.compile(r"\b(?:tomorrow|tonight|later today)\b|明天|明日|今晚|\bmorgen\b|"
+                        r"\bmañana\b", re.IGNORECASE)
 
 # Signals needed before a memory reads as a log of one session; a rule in it asks for more.
 SESSION_LOG_AT = 2
@@ -56,6 +73,11 @@ def lasting_rule(memory_type: str | None, text: str) -> str | None:
     """`standing_rule` for a memory known only by its type and its text (the gate's case)."""
     if memory_type in ("feedback", "user"):
         return f"type: {memory_type}"
+    return stated_rule(text)
+
+
+def stated_rule(text: str) -> str | None:
+    """A rule the text states: a `Why:` / `How to apply:` marker, or imperative wording."""
     if found := _RULE_MARKERS.search(text):
         return f"rule marker {found.group(0).strip()!r}"
     imperatives = _IMPERATIVE.findall(text)
@@ -76,11 +98,32 @@ def session_signals(entry: Entry, *, rule_from: int = 0) -> SessionSignals:
     head = " ".join((entry.name, entry.description, *headings(entry.body)[:2]))
     if words := _SESSION_WORDS.search(head):
         signals.append(f"its title or first heading speaks of one session ({words.group(0)!r})")
+    if dated_title := _DATED_TITLE.search(head):
+        signals.append(f"a day named in its title ({dated_title.group(0)!r})")
     fixes = len(_FIXED_ITEMS.findall(entry.body))
     if fixes >= 3:
         signals.append(f"a list of things fixed then ({fixes} fixes told)")
-    rule = standing_rule(entry) if len(signals) >= rule_from else None
+    elif (changes := len(_CHANGE_ITEM.findall(entry.body))) >= CHANGE_ITEMS_AT:
+        signals.append(f"a list of changes made then ({changes} told)")
+    if later := _FOR_LATER.search(entry.body):
+        signals.append(f"kept for a moment that has passed ({later.group(0)!r})")
+    # its type alone does not make a record of one session a rule; a root cause with its fix
+    # is a lesson that outlives the session
+    rule = (stated_rule(entry.text) or _lesson(entry.body)) if len(signals) >= rule_from \
+        else None
     return SessionSignals(tuple(signals), rule)
+
+
+_LESSON = re.compile(r"^\W*(?:root cause|fix|workaround|lesson|gotcha)\W*[:：]",
+                     re.IGNORECASE | re.MULTILINE)
+LESSONS_AT = 2
+
+
+def _lesson(body: str) -> str | None:
+    found = _LESSON.findall(body)
+    if len(found) >= LESSONS_AT:
+        return f"troubleshooting lessons ({len(found)} root causes, fixes or workarounds)"
+    return None
 
 
 def session_log_finding(entry: Entry) -> Finding | None:

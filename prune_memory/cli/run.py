@@ -89,7 +89,7 @@ def _reviewed_pass(root: Path, options: PassOptions, *, yes: bool, ask_kept: boo
                    snapshot_dir: Path | None) -> tuple[Plan, PassReport, list[Skipped]]:
     """Plan, review (or decide automatically with --yes), snapshot, then apply and log — all
     under one writer's lock, so interrupted steps of an earlier pass are settled first."""
-    from prune_memory.analysis.claudemd import read_claude_md
+    from prune_memory.analysis.instructions import read_claude_md
     from prune_memory.cli.review_flow import auto_decide, review_and_confirm
     from prune_memory.engine.session import writing
     from prune_memory.procedure.finish import finish_pass

@@ -22,6 +22,8 @@ from pathlib import Path
 import git
 
 from prune_memory.evidence.githistory import (
+    COMMIT_MARK,
+    FIELD_MARK,
     LOG_FORMAT,
     RENAME_LIMIT,
     Change,
@@ -49,8 +51,9 @@ from prune_memory.evidence.manifests import (
     manifest_history,
 )
 
-__all__ = ["Change", "CommitInfo", "DeletionFact", "LoggedCommit", "ManifestVersion",
-           "RenameFact", "RenameHop", "RepoFacts", "TagInfo", "is_manifest", "read_repo_facts"]
+__all__ = ["COMMIT_MARK", "FIELD_MARK", "Change", "CommitInfo", "DeletionFact", "LoggedCommit",
+           "ManifestVersion", "RenameFact", "RenameHop", "RepoFacts", "TagInfo", "is_manifest",
+           "read_repo_facts"]
 
 @dataclass(frozen=True)
 class TagInfo:
@@ -241,3 +244,71 @@ def grep_lines(root: Path | None, patterns: list[str]) -> list[tuple[str, int, s
 def strip_credentials(url: str) -> str:
     """A remote URL without any `user:token@` part, so no secret reaches a finding."""
     return re.sub(r"^([a-zA-Z][a-zA-Z0-9+.-]*://)[^/@]*@", r"\1", url)
+
+
+# Documentation says what code was, is or will be: a name it mentions is no proof that the
+# code holds it, so the word searches below read everything else.
+DOC_FILES = ("*.md", "*.markdown", "*.rst", "*.txt", "*.adoc", "*.org")
+
+
+def _word_search(root: Path, words: list[str], rev: str | None, paths: list[str],
+                 exclude: list[str], *, listing: bool) -> list[str]:
+    argv = git_argv("grep", "-I", "-F", "-w", "-l" if listing else "-o", "--no-color",
+                    "--no-column")
+    for word in words:
+        argv += ["-e", word]
+    if rev is not None:
+        argv.append(rev)
+    argv.append("--")
+    argv += paths or ["."]
+    argv += [f":(exclude,glob)**/{pattern}" for pattern in DOC_FILES]
+    argv += [f":(exclude){path}" for path in exclude]
+    try:
+        done = subprocess.run(argv, cwd=root, capture_output=True, timeout=60, check=False,
+                              env=offline_env())
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    if done.returncode not in (0, 1):
+        return []
+    return done.stdout.decode("utf-8", "replace").splitlines()
+
+
+def files_with_words(root: Path | None, words: list[str], *,
+                     exclude: list[str]) -> frozenset[str]:
+    """The tracked files, documentation aside, that hold any of `words` as a whole word, in
+    one `git grep -l` (it stops reading a file at its first match, so it stays quick)."""
+    if root is None or not words:
+        return frozenset()
+    return frozenset(_word_search(root, words, None, [], exclude, listing=True))
+
+
+def words_at(root: Path | None, words: list[str], rev: str, paths: list[str], *,
+             exclude: list[str]) -> dict[str, frozenset[str]]:
+    """Word → the files among `paths` that held it at `rev`, in one `git grep`."""
+    if root is None or not words or not paths:
+        return {}
+    found: dict[str, set[str]] = {}
+    for line in _word_search(root, words, rev, paths, exclude, listing=False):
+        _rev, _, rest = line.partition(":")
+        path, _, word = rest.rpartition(":")
+        found.setdefault(word, set()).add(path)
+    return {word: frozenset(paths) for word, paths in found.items()}
+
+
+HUNK_FORMAT = "%x1e%h%x1f%cI"  # COMMIT_MARK, short sha, FIELD_MARK, date
+
+
+def word_changes(root: Path | None, words: list[str], since: str, paths: list[str]) -> str:
+    """The log since `since` of the lines that added or removed one of `words` in `paths`,
+    as `git log -G -p -U0` prints it (commits marked by `HUNK_FORMAT`), in one process."""
+    if root is None or not words or not paths:
+        return ""
+    pattern = "(^|[^A-Za-z0-9_])(" + "|".join(re.escape(w) for w in words) + ")([^A-Za-z0-9_]|$)"
+    argv = git_argv("log", "--no-color", "-p", "-U0", "--no-renames", *NO_PROGRAMS,
+                    f"--format={HUNK_FORMAT}", "-G", pattern, f"{since}..HEAD", "--", *paths)
+    try:
+        done = subprocess.run(argv, cwd=root, capture_output=True, timeout=60, check=False,
+                              env=offline_env())
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return done.stdout.decode("utf-8", "replace") if done.returncode == 0 else ""

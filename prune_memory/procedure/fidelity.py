@@ -1,4 +1,4 @@
-"""Step 3 fidelity across entries: duplicates, near duplicates, contradictions, CLAUDE.md repeats.
+"""Step 3 fidelity across entries: duplicates, near duplicates and contradictions.
 
 Pairs are found with the exact similarity join, so the answer equals a comparison of every
 pair. Only exact duplicates name a loser; everything else goes to a human as `review`.
@@ -8,9 +8,7 @@ Near-duplicates come one finding per entry, grouped (`neargroups`), however many
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
 
-from prune_memory.analysis.claudemd import ClaudeMdUnit, claude_md_units
 from prune_memory.analysis.compared import (
     ComparedTexts,
     compared_texts,
@@ -23,18 +21,14 @@ from prune_memory.analysis.contradiction import (
     NEGATIONS,
     Contradiction,
     contradictions,
-    negated,
 )
 from prune_memory.analysis.gcpause import collector_paused
 from prune_memory.analysis.neargroups import NearGroups
 from prune_memory.analysis.similarity import (
     jaccard,
-    similar_pairs_across,
-    tokens,
 )
 from prune_memory.analysis.survivor import choose_survivor, survivor_reason
 from prune_memory.model import JSON, Entry, Finding, FindingCode, MemoryDir
-from prune_memory.secrets.mask import mask_text
 from prune_memory.store.index_facts import table_of
 
 NEAR_THRESHOLD = 0.8
@@ -47,13 +41,12 @@ def check_fidelity(
     memdir: MemoryDir,
     *,
     protected: frozenset[str],
-    claude_md: Sequence[tuple[str, str]] = (),
     near_threshold: float = NEAR_THRESHOLD,
     negations: frozenset[str] = NEGATIONS,
 ) -> dict[str, tuple[Finding, ...]]:
     """Findings per entry file (entries without findings are left out).
 
-    `claude_md` holds (label, text) of the CLAUDE.md files; see `claudemd.read_claude_md`.
+    Repeats of the project's instructions are `analysis.instructions`' to find.
     """
     with collector_paused():
         data = compared_texts(memdir.entries)
@@ -63,7 +56,6 @@ def check_fidelity(
         _contained(data, protected, near_threshold, found)
         _near_duplicates(data, protected, near_threshold, found, tables)
         _contradictions(data, negations, found)
-        _claude_md_duplicates(data, claude_md_units(claude_md), near_threshold, found)
     return {file: tuple(items) for file, items in sorted(found.items())}
 
 
@@ -190,31 +182,6 @@ def _contradiction_evidence(data: ComparedTexts, flag: Contradiction, this: int,
                       for k in (this, that)},
         **written_dates(data.entries[this], data.entries[that]),
     }
-
-
-def _claude_md_duplicates(data: ComparedTexts, units: list[ClaudeMdUnit], threshold: float,
-                          found: Findings) -> None:
-    if not units:
-        return
-    unit_words = [tokens(unit.text) for unit in units]
-    unit_sets = [frozenset(w) for w in unit_words]
-    best: dict[int, tuple[bool, float, int]] = {}
-    for i, u, sim in similar_pairs_across(data.corpus.sets, unit_sets, threshold):
-        exact = data.corpus.normalised[i] == " ".join(unit_words[u])
-        if not exact and negated(data.corpus.sets[i]) != negated(unit_sets[u]):
-            continue  # "X runs" against "X never runs": a contradiction, not a repeat
-        if i not in best or (exact, sim) > best[i][:2]:
-            best[i] = (exact, sim, u)  # an exact repeat beats a near one; then the closest
-    for i, (exact, sim, u) in sorted(best.items()):
-        unit = units[u]
-        found[data.entries[i].file].append(Finding(
-            code=FindingCode.CLAUDE_MD_DUPLICATE,
-            message=f"{'repeats' if exact else 'nearly repeats'} {unit.source} line {unit.line}, "
-                    "which Claude Code already loads every session",
-            evidence={"text": data.shown(i), "claude_md": unit.source,
-                      "claude_md_line": unit.line, "claude_md_text": mask_text(unit.text),
-                      "match": "exact" if exact else "near", "jaccard": round(sim, 3)},
-        ))
 
 
 def _labels(entry: Entry) -> tuple[tuple[str, str], ...]:

@@ -10,10 +10,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from prune_memory.analysis.claudemd import read_claude_md
 from prune_memory.analysis.decay import Decay, entry_decay
 from prune_memory.analysis.gcpause import collector_paused
+from prune_memory.analysis.hooks_vs_topics import clash_entries
 from prune_memory.analysis.inoculation import find_abandoned_strategy
+from prune_memory.analysis.instructions import (
+    InstructionIndex,
+    check_instructions,
+    claude_md_sources,
+    read_instructions,
+)
 from prune_memory.analysis.negation import check_negations
 from prune_memory.analysis.saidgone import check_said_gone
 from prune_memory.analysis.saidwrong import check_said_wrong
@@ -62,6 +68,8 @@ def build_plan(root: Path, options: PassOptions, progress: Progress = _quiet) ->
 def _build_plan(root: Path, options: PassOptions, progress: Progress) -> Plan:
     progress("load")
     memdir = load_memory_dir(root)
+    hooks, hook_findings = clash_entries(memdir)  # pointer lines that disagree with their file
+    memdir = replace(memdir, entries=(*memdir.entries, *hooks))
     log = read_log(root)
     progress("classify")
     inventory = take_inventory(memdir, options.now, options.reads)
@@ -70,15 +78,16 @@ def _build_plan(root: Path, options: PassOptions, progress: Progress) -> Plan:
     staleness = probe_staleness(memdir, options.repo, options.now, config)
     progress("fidelity")
     protected = frozenset(item.file for item in log.protected)
-    claude_md = read_claude_md(options.repo, options.home)
-    fidelity = check_fidelity(memdir, protected=protected, near_threshold=options.near_threshold,
-                              claude_md=claude_md)
-    denied = check_negations(memdir, claude_md)
+    instructions = read_instructions(options.repo, options.home, skip=root)
+    claude_md = claude_md_sources(instructions)
+    fidelity = check_fidelity(memdir, protected=protected, near_threshold=options.near_threshold)
+    denied = merge_findings(check_negations(memdir, claude_md), check_instructions(
+        memdir.entries, InstructionIndex(instructions)))
     progress("hygiene")
     policy, policy_errors = _policy(root)
     hygiene = check_hygiene(memdir, policy=policy, require_source=options.require_source)
     clashes = merge_findings(check_values(memdir), check_said_gone(memdir),
-                             check_said_wrong(memdir))
+                             check_said_wrong(memdir), hook_findings)
     memdir = replace(memdir, errors=(*memdir.errors, *policy_errors))
     progress("decide")
     evidence = gather_evidence(memdir, inventory, staleness,

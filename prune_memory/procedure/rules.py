@@ -160,14 +160,26 @@ def duplicate(ev: Evidence) -> Decision | None:
     if all(f.evidence.get("survivor") == ev.entry.file for f in found):
         return Decision(Action.KEEP, "3-duplicate", _because(
             "The most complete copy of a duplicate: kept", found), related=_related(found))
-    return Decision(Action.WITHDRAW, "3-duplicate", _because(
-        "A duplicate of a more complete copy", found), related=_related(found),
-        evidence_class=kinds[0], strength=Strength.HISTORY)
+    said = ("Already in the project's instructions" if all(
+        f.code is C.CLAUDE_MD_DUPLICATE for f in found) else "A duplicate of a more complete copy")
+    return Decision(Action.WITHDRAW, "3-duplicate", _because(said, found),
+                    related=_related(found), evidence_class=kinds[0],
+                    strength=Strength.HISTORY)
+
+
+# A repeat of instructions acts alone only when all of the memory is in one section of a
+# file the agent follows, in the same order; a repeated rule with its own story, or a
+# repeat of a file the agent only may read, is an overlap a person weighs.
+CONTAINED_IN_ORDER = 0.9
 
 
 def _duplicate_class(finding: Finding) -> str:
     if finding.code is C.CLAUDE_MD_DUPLICATE:
-        return "claude-md-duplicate"
+        ev = finding.evidence
+        whole = ev.get("whole", True) and ev.get("authoritative", True)
+        in_order = ev.get("in_order", 1.0)
+        return "claude-md-duplicate" if whole and isinstance(in_order, float | int) \
+            and in_order >= CONTAINED_IN_ORDER else "claude-md-overlap"
     return str(finding.evidence.get("kind") or "exact-duplicate")
 
 
@@ -178,16 +190,30 @@ def abandoned_strategy(ev: Evidence) -> Decision | None:
         evidence_class="abandoned-strategy", strength=Strength.WORDING) if found else None
 
 
+# The kinds of finished work, the strongest proof first.
+FINISHED = ("redirect-stub", "plan-carried-out", "plan-overtaken", "marked-done",
+            "completed-work")
+
+
 def finished_work(ev: Evidence) -> Decision | None:
     """A plan git shows was carried out, or a memory that marks its own work finished."""
-    done = ev.kind(C.LOW_UTILITY, "plan-carried-out") or \
-        ev.kind(C.LOW_UTILITY, "plan-overtaken") or ev.kind(C.LOW_UTILITY, "completed-work")
+    done = next((found for kind in FINISHED if (found := ev.kind(C.LOW_UTILITY, kind))), ())
     if not done or ev.classification.cls is MemoryClass.PATTERN:
         return None
     kind = str(done[0].evidence["kind"])
+    if kind == "redirect-stub":
+        return Decision(Action.WITHDRAW, "6-completed-work", _because(
+            "Superseded: it only points at the memory that holds its content", done),
+            related=_related(done), evidence_class=kind, strength=Strength.SHAPE)
+    if kind == "marked-done" and ev.probed is Fidelity.HIGH:
+        # its own status says done, and every file and name it gives is in the repo now
+        return Decision(Action.WITHDRAW, "6-completed-work", _because(
+            "Marked finished, and the work it names is in the repo", done),
+            evidence_class="done-and-built", strength=Strength.HISTORY)
     return Decision(Action.WITHDRAW, "6-completed-work", _because(
         "About work that is finished", done), evidence_class=kind,
-        strength=Strength.SHAPE if kind == "completed-work" else Strength.HISTORY)
+        strength=Strength.SHAPE if kind in ("completed-work", "marked-done")
+        else Strength.HISTORY)
 
 
 def plan_built(ev: Evidence) -> Decision | None:

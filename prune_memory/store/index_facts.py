@@ -102,6 +102,11 @@ def inline_facts(index: Index, mtime: dt.datetime) -> list[Entry]:
     return [fact for fact in facts if fact.body]
 
 
+def line_entry(index: Index, line: IndexLine, mtime: dt.datetime) -> Entry:
+    """One index line as an entry of its own (a pointer whose hook is in question)."""
+    return _fact(index, [line], mtime)
+
+
 def _fact(index: Index, lines: list[IndexLine], mtime: dt.datetime) -> Entry:
     head = lines[0]
     body = "\n".join(fact_text(ln.text) for ln in lines).strip()

@@ -50,3 +50,38 @@ def test_project_context_keeps_a_reference(body: str) -> None:
 
 def test_superseded_records_are_never_low_utility() -> None:
     assert check_utility(entry("The fix went out. It is resolved.", "superseded")) == ()
+
+
+@pytest.mark.parametrize(("name", "body", "says"), [
+    ("Listen bus unification (COMPLETED)", "## What changed\n- one code path\n", "COMPLETED"),
+    ("x", "> **✅ 已解决(2026-07-07)**: the list is a pure query now.\n", "✅ 已解决"),
+    ("x", "Status: shipped in PR #40.\n\nThe sync runs nightly.\n", "Status: shipped"),
+])
+def test_work_its_own_head_marks_finished(name: str, body: str, says: str) -> None:
+    done = Entry(file="x.md", kind=EntryKind.TOPIC, name=name, description="",
+                 frontmatter={}, memory_type="project", body=body, sha256="0",
+                 size=len(body), mtime=NOW)
+    (finding,) = check_utility(done)
+    assert finding.evidence["kind"] == "marked-done"
+    assert finding.evidence["says"].startswith(says)
+
+
+@pytest.mark.parametrize(("memory_type", "body"), [
+    ("project", "## Loop recorder — shipped in 3.0\n\nWhat it does: records each bus.\n"),
+    ("feedback", "# Ticket status\n\nMove a ticket to DONE only after review.\n"),
+])
+def test_a_feature_that_shipped_or_a_rule_is_not_finished_work(memory_type: str,
+                                                                body: str) -> None:
+    assert check_utility(entry(body, memory_type)) == ()
+
+
+def test_a_stub_that_only_points_elsewhere() -> None:
+    (finding,) = check_utility(entry("# Auth\n\nSuperseded by [[auth-v2]] (2026-05).\n"))
+    assert finding.evidence["kind"] == "redirect-stub"
+    assert finding.evidence["points_at"] == "[[auth-v2]]"
+
+
+def test_a_memory_with_content_that_names_its_successor_is_no_stub() -> None:
+    body = ("Auth tokens live in the session store. " * 8
+            + "Superseded by [[auth-v2]] for the new API only.\n")
+    assert [f.evidence["kind"] for f in check_utility(entry(body))] != ["redirect-stub"]

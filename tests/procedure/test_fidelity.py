@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from prune_memory.analysis.claudemd import claude_md_units, read_claude_md
 from prune_memory.analysis.containment import article_free
 from prune_memory.analysis.contradiction import NEGATIONS, SEED_NEGATIONS
+from prune_memory.analysis.instructions import claude_md_units
 from prune_memory.analysis.neargroups import MAX_PARTNERS
 from prune_memory.model import Entry, EntryKind, Finding, FindingCode, MemoryDir
 from prune_memory.procedure.fidelity import check_fidelity
@@ -129,34 +129,6 @@ def test_same_name_with_different_text_is_a_contradiction() -> None:
 
 def test_empty_bodies_are_left_to_the_noise_check() -> None:
     assert check_fidelity(memdir(topic("a.md", ""), topic("b.md", "  ")), protected=NONE) == {}
-
-
-def test_claude_md_duplicates(tmp_path: Path) -> None:
-    repo, home = tmp_path / "repo", tmp_path / "home"
-    (repo / ".claude").mkdir(parents=True)
-    (home / ".claude").mkdir(parents=True)
-    (repo / "CLAUDE.md").write_text("# Project\n\n## Tests\n- Run tests with `make check`\n")
-    (repo / ".claude" / "CLAUDE.md").write_text("Commit messages say why, not what.\n")
-    (home / ".claude" / "CLAUDE.md").write_text("Always answer in British English spelling\n"
-                                                "and keep replies short.\n")
-    sources = read_claude_md(repo, home)
-    assert [label for label, _ in sources] == [
-        "CLAUDE.md", ".claude/CLAUDE.md", "~/.claude/CLAUDE.md"]
-    entries = memdir(
-        topic("tests.md", "Run the tests with make check"),
-        topic("commits.md", "commit messages say WHY, not what"),
-        topic("english.md", "Always answer in British English spelling and keep replies short"),
-        topic("other.md", "The tests are slow on CI"),
-    )
-    found = check_fidelity(entries, protected=NONE, claude_md=sources)
-    near = only(found, "tests.md", FindingCode.CLAUDE_MD_DUPLICATE)
-    assert near.evidence["match"] == "near" and near.evidence["claude_md_line"] == 4
-    exact = only(found, "commits.md", FindingCode.CLAUDE_MD_DUPLICATE)
-    assert exact.evidence["claude_md"] == ".claude/CLAUDE.md" and "repeats" in exact.message
-    paragraph = only(found, "english.md", FindingCode.CLAUDE_MD_DUPLICATE)
-    assert paragraph.evidence["claude_md"] == "~/.claude/CLAUDE.md"
-    assert paragraph.evidence["match"] == "exact"
-    assert "other.md" not in found
 
 
 def test_claude_md_units_skip_headings_and_short_lines() -> None:

@@ -72,14 +72,16 @@ def test_without_a_repo_every_entry_with_claims_is_unverifiable(tmp_path: Path) 
     assert report.repo["available"] is False
 
 
-def _program_and_subcommand(args: Any) -> str:
-    """`git log` from `git --no-pager -c core.fsmonitor= … log …`: every call now starts
-    with the options that keep the repo's programs from running."""
-    words = [str(a) for a in (args if isinstance(args, list | tuple) else [args])]
-    at = 1
-    while at < len(words) and words[at].startswith("-"):
-        at += 2 if words[at] in ("-c", "-C") else 1
-    return " ".join(words[:1] + words[at:at + 1])
+def _subcommand(argv: Any) -> str:
+    """`git log` of `git --no-pager -c k=v ... log ...`: the program and its subcommand."""
+    args = [str(a) for a in argv]
+    rest = iter(args[1:])
+    for arg in rest:
+        if arg == "-c":
+            next(rest, None)
+        elif not arg.startswith("-"):
+            return f"{args[0]} {arg}"
+    return " ".join(args[:2])
 
 
 def count_git_processes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -88,11 +90,11 @@ def count_git_processes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     real_popen: Any = subprocess.Popen.__init__
 
     def execute(self: git.cmd.Git, command: Any, *args: Any, **kwargs: Any) -> Any:
-        seen.append("execute " + " ".join(command[:2]))
+        seen.append("execute " + _subcommand(command))
         return real_execute(self, command, *args, **kwargs)
 
     def popen(self: Any, args: Any, *rest: Any, **kwargs: Any) -> None:
-        seen.append("popen " + _program_and_subcommand(args))
+        seen.append("popen " + _subcommand(args))
         real_popen(self, args, *rest, **kwargs)
 
     monkeypatch.setattr(git.cmd.Git, "execute", execute)

@@ -7,6 +7,7 @@ from prune_memory.evidence.probes.compression import CompressionProbe
 from prune_memory.evidence.probes.counts import CountProbe
 from prune_memory.evidence.probes.decisions import DecisionProbe
 from prune_memory.evidence.probes.enums import EnumProbe
+from prune_memory.evidence.probes.identifiers import IdentifierProbe
 from prune_memory.evidence.probes.linecounts import LineCountProbe
 from prune_memory.evidence.probes.names import NameProbe
 from prune_memory.evidence.probes.paths import PathProbe
@@ -21,4 +22,5 @@ def default_probes() -> tuple[Probe, ...]:
     """Every built-in probe, in the order the procedure lists the drifts."""
     return (CountProbe(), LineCountProbe(), EnumProbe(), PathProbe(), PlanProbe(),
             StateProbe(), DecisionProbe(), VersionProbe(), ReleaseProbe(), NameProbe(),
+            IdentifierProbe(),
             ProseCountProbe(), CompressionProbe())

@@ -14,6 +14,7 @@ from prune_memory.analysis.text import sentences, short_quote
 from prune_memory.evidence.gitrepo import CommitInfo
 from prune_memory.evidence.probes.base import EMPTY, Claim, ProbeContext, ProbeResult, Verdict, flag
 from prune_memory.evidence.probes.evidence import commit_fields, said
+from prune_memory.evidence.probes.pathfacts import entry_mentions, present
 from prune_memory.matching.regexgate import GatedPattern
 from prune_memory.model import Entry, FindingCode
 
@@ -55,14 +56,69 @@ class StateProbe:
     code = FindingCode.STATE_DRIFT
 
     def check(self, entry: Entry, ctx: ProbeContext) -> ProbeResult:
+        result = _uncommitted(entry, ctx)
         claims = list(open_claims(entry.description)) + list(open_claims(entry.body))
         if not claims:
-            return EMPTY
+            return result
         closures = ctx.memo("state.closures", lambda: closures_in(ctx.facts.commits))
-        result = EMPTY
         for claim in claims:
             result = result + _check(claim, closures, ctx)
         return result
+
+
+# "NOT committed", "uncommitted", "未提交": a status the memory gives its own work.
+# Said as a status: opening its clause ("Not committed (user owns git)"), shouted ("source
+# edits, NOT committed"), or labelled ("Status: uncommitted"); not a rule about uncommitted
+# work in general.
+UNCOMMITTED = re.compile(
+    r"(?:^|[(\[;:.!?—–]|\*\*|\bstatus\s*[:：])\s*\**\s*(?:(?i:not (?:yet )?committed|uncommitted))"
+    r"|\bNOT (?:YET )?(?:committed|COMMITTED)\b|\bUNCOMMITTED\b|未提交|尚未提交",
+    re.MULTILINE)
+MIN_NAMED_FILES = 1
+
+
+def _uncommitted(entry: Entry, ctx: ProbeContext) -> ProbeResult:
+    """The memory calls its work not committed, yet git has every file it names: the
+    status is stale. The commit that first added one of them is the evidence."""
+    if not ctx.facts.available or entry.memory_type in ("feedback", "user"):
+        return EMPTY  # a rule may speak of uncommitted work; it has no status of its own
+    status = UNCOMMITTED.search(entry.text)
+    if status is None:
+        return EMPTY
+    named = [m.path for m in entry_mentions(entry, ctx) if "." in m.path.rsplit("/", 1)[-1]]
+    tracked = {p: full for p in named if (full := _tracked_as(p, ctx)) is not None}
+    if len(tracked) < MIN_NAMED_FILES or 2 * len(tracked) < len(named):
+        return EMPTY  # much of what it names is not in git: it may well be uncommitted
+    added = ctx.memo("state.added", lambda: _first_added(ctx))
+    path = max(tracked.values(), key=lambda p: (added.get(p, ("", ""))[1], p))
+    commit = added.get(path, ("", ""))[0]
+    fields = commit_fields(ctx, commit) if commit else {"commit": None, "date": None}
+    when = f" (`{path}` added in {fields.get('short')} on {fields.get('date')})" if commit else ""
+    message = (f"says its work is {status.group(0)!r}, but git has all {len(tracked)} files "
+               f"it names{when}")
+    evidence = said(status.group(0), "committed", kind="uncommitted-status",
+                    files=sorted(tracked.values())[:10], **fields)
+    claim = Claim(KIND, status.group(0), Verdict.CONTRADICTED, "committed since")
+    return ProbeResult((claim,), (flag(FindingCode.STATE_DRIFT, message, evidence),))
+
+
+def _tracked_as(path: str, ctx: ProbeContext) -> str | None:
+    """The tracked file `path` names: itself, or the one tracked file it is the tail of."""
+    if path in ctx.facts.tracked:
+        return path
+    where = present(path, ctx) or ""
+    return where.removeprefix("tracked as `").removesuffix("`") \
+        if where.startswith("tracked as `") else None
+
+
+def _first_added(ctx: ProbeContext) -> dict[str, tuple[str, str]]:
+    """Path → (sha, ISO date) of the commit that first added it."""
+    out: dict[str, tuple[str, str]] = {}
+    for commit in ctx.facts.history:  # oldest first
+        for change in commit.changes:
+            if change.status[:1] in "ACR" and change.path not in out:
+                out[change.path] = (commit.info.sha, commit.info.date.isoformat())
+    return out
 
 
 def open_claims(text: str) -> Iterator[StateClaim]:

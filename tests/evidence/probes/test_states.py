@@ -60,3 +60,28 @@ def test_no_closing_commit_leaves_the_claim_unverifiable(repo: GitRepo) -> None:
 def test_sentences_that_say_it_is_done_are_not_open_claims() -> None:
     assert list(open_claims("Issue #42 was fixed last week. See #43 for the log.")) == []
     assert [c.number for c in open_claims("#5 is not fixed yet.")] == [5]
+
+
+def test_work_called_not_committed_that_git_has_is_a_stale_status(repo: GitRepo) -> None:
+    repo.write({"agent/window_flash.py": "def flash():\n    pass\n",
+                "agent/views.py": "x = 1\n"}).commit("Flash the taskbar",
+                                                      "2026-06-02T10:00:00+00:00")
+    body = ("**Implementation** (source edits, NOT committed): `window_flash.py` holds "
+            "`flash()`; `agent/views.py` calls it.\n")
+    report = run(repo, body)
+    (finding,) = report.findings["a.md"]
+    assert finding.code is FindingCode.STATE_DRIFT
+    assert finding.evidence["kind"] == "uncommitted-status"
+    assert finding.evidence["files"] == ["agent/views.py", "agent/window_flash.py"]
+    assert finding.evidence["date"] == "2026-06-02"
+    assert "NOT committed" in finding.message
+
+
+@pytest.mark.parametrize("body", [
+    # much of what it names is not in git: it may well still be uncommitted
+    "Not committed: `new/one.py`, `new/two.py` and `a.py`.\n",
+    # a rule about uncommitted work in general, not a status
+    "Other sessions may hold uncommitted edits in `a.py`; never reset the tree.\n",
+])
+def test_no_stale_status_without_the_files_or_the_status(repo: GitRepo, body: str) -> None:
+    assert run(repo, body).findings["a.md"] == ()

@@ -1,0 +1,365 @@
+"""name-drift of code: functions, classes, constants and keys a memory names that the code
+no longer holds, with the commit that took them out and, where it has one, their successor.
+
+A name the code holds now confirms the claim. A name it does not hold proves nothing by
+itself (it may be a library's, another repo's, or not written yet); it is stale only when
+history shows the code held it when the memory was last written and a later commit
+removed it. Where that commit put a new name in its place on the same lines, the memory's
+text is corrected to it.
+
+The cost does not grow with the number of memories: the work tree's source files are read
+once for the names they hold; only for names they lack, one `git grep` of the tree as it
+was when the oldest memory naming them was written (in just the files changed since), one
+`git log -G` of those files since then, and one `git grep -l` of the whole tree, so that a
+name that moved into a data file is not called gone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from prune_memory.analysis.text import CHANGE_WORDS, says_absent
+from prune_memory.evidence.gitrepo import (
+    COMMIT_MARK,
+    FIELD_MARK,
+    files_with_words,
+    word_changes,
+    words_at,
+)
+from prune_memory.evidence.probes.base import (
+    EMPTY,
+    Claim,
+    Correction,
+    ProbeContext,
+    ProbeResult,
+    Verdict,
+    flag,
+)
+from prune_memory.evidence.probes.evidence import commit_fields, said
+from prune_memory.model import Entry, FindingCode
+
+KIND = "identifier"
+_CODE = re.compile(r"`([^`\n]{2,120})`")
+_PART = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_DECLARED = re.compile(r"(?:export\s+)?(?:const|let|var|def|class|function|fn|func|type|"
+                       r"interface|enum|struct|trait|val)\s+([A-Za-z_][A-Za-z0-9_]{2,})\b")
+MIN_LENGTH = 4
+MAX_NAMES = 2000  # per pass: past this, a folder is more prose than code
+MAX_PATHS = 4000  # a longer pathspec is no narrower than the whole tree
+# Where code names live: source files, read whole when small. Data (JSON, XML, assets) and
+# documentation hold names too, but say nothing of what the code defines or calls.
+SOURCE_SUFFIXES = frozenset({
+    "py", "pyi", "js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "vue", "svelte",
+    "astro", "cs", "fs", "fsx", "vb", "java", "kt", "kts", "scala", "groovy", "gradle", "go",
+    "rs", "rb", "php", "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "hxx", "m", "mm", "swift",
+    "dart", "lua", "sh", "bash", "zsh", "fish", "ps1", "psm1", "sql", "graphql", "gql",
+    "proto", "ex", "exs", "erl", "hrl", "hs", "elm", "clj", "cljs", "r", "jl", "pl", "pm",
+    "tf", "hcl", "nix", "zig", "v", "sol", "yaml", "yml", "toml", "ini", "cfg", "env",
+})
+MAX_FILE_BYTES = 256 * 1024
+MAX_READ_BYTES = 48 * 1024 * 1024  # past this the code is too big to read on every plan
+_TOKEN = re.compile(rb"[A-Za-z_][A-Za-z0-9_]{3,}")
+
+
+def names_in(text: str) -> list[str]:
+    """The code names in `text`'s code spans that say one thing: snake_case, camelCase,
+    PascalCase with two humps, SCREAMING_CASE, or anything written as a call (`run()`).
+    Paths, file names and plain words are the other probes' or nobody's."""
+    out: dict[str, None] = {}
+    for span in _CODE.findall(text):
+        span = span.strip()
+        if declared := _DECLARED.match(span):
+            out[declared.group(1)] = None  # `const FIRST = 0` names FIRST, however short
+            continue
+        if "/" in span or " " in span.strip("()") or _looks_like_file(span):
+            continue
+        called = span.endswith(")")
+        for part in _PART.findall(span.split("(", 1)[0]):
+            if _distinctive(part, called=called and span.split("(", 1)[0].endswith(part)):
+                out[part] = None
+    return list(out)
+
+
+def _looks_like_file(span: str) -> bool:
+    return re.fullmatch(r"[\w.-]+\.[A-Za-z][A-Za-z0-9]{0,5}", span) is not None \
+        and not re.search(r"[a-z][A-Z]|\w\.\w+\(", span)
+
+
+def _distinctive(word: str, *, called: bool) -> bool:
+    if len(word) < MIN_LENGTH or word.isdigit():
+        return False
+    inner = word.strip("_")
+    if "_" in inner and any(c.isalpha() for c in inner):
+        return True  # snake_case or SCREAMING_CASE
+    if re.search(r"[a-z][A-Z]", word):
+        return True  # camelCase, PascalCase with two humps
+    return called and word[0].isalpha()
+
+
+@dataclass(frozen=True)
+class Removal:
+    """The commit that took a name out of the code, where, and what replaced it there."""
+
+    name: str
+    commit: str
+    date: datetime
+    path: str
+    successor: str | None
+
+
+@dataclass(frozen=True)
+class CodeNames:
+    """What the repo says of every name the memories give: held now, or removed when.
+    `complete` is False when the code was too big to read whole: then nothing is gone."""
+
+    present: frozenset[str]
+    removed: Mapping[str, Removal]
+    complete: bool = True
+
+
+class IdentifierProbe:
+    """Checks each code name a memory gives against the code now and, when gone, history."""
+
+    code = FindingCode.NAME_DRIFT
+
+    def check(self, entry: Entry, ctx: ProbeContext) -> ProbeResult:
+        if not ctx.facts.available or ctx.facts.root is None:
+            return EMPTY
+        names = ctx.memo("identifiers.names", lambda: _names_by_entry(ctx))
+        mine = names.get(entry.file, ())
+        if not mine:
+            return EMPTY
+        known = ctx.memo("identifiers.repo", lambda: _read_code_names(ctx, names))
+        claims: list[Claim] = []
+        result = EMPTY
+        written = entry.written_at[0]
+        for name in mine:
+            if name in known.present or not known.complete:
+                claims.append(Claim(KIND, name, Verdict.CONFIRMED, "in the code now"))
+                continue
+            gone = known.removed.get(name)
+            if gone is None or gone.date <= written:
+                continue  # never in the code we can see, or gone before it was written
+            claims.append(Claim(KIND, name, Verdict.CONTRADICTED,
+                                f"removed in {gone.commit} on {gone.date.date()}"))
+            result = result + _flagged(entry, gone, ctx)
+        return ProbeResult(tuple(claims)) + result
+
+
+def _flagged(entry: Entry, gone: Removal, ctx: ProbeContext) -> ProbeResult:
+    fields = commit_fields(ctx, gone.commit)
+    written = entry.written_at[0].date().isoformat()
+    if gone.successor:
+        message = (f"`{gone.name}` is no longer in the code: {gone.commit} "
+                   f"({fields['date']}) replaced it with `{gone.successor}` in {gone.path}, "
+                   f"after this memory was written ({written})")
+        fix: tuple[Correction, ...] = (Correction(gone.name, gone.successor),)
+    else:
+        message = (f"`{gone.name}` is no longer in the code: {gone.commit} "
+                   f"({fields['date']}) removed it from {gone.path}, after this memory was "
+                   f"written ({written})")
+        fix = ()
+    evidence = said(gone.name, gone.successor or "gone", kind=KIND, file=gone.path,
+                    current=gone.successor, **fields)
+    return ProbeResult((), (flag(FindingCode.NAME_DRIFT, message, evidence, *fix),))
+
+
+def _names_by_entry(ctx: ProbeContext) -> dict[str, tuple[str, ...]]:
+    """Each entry's code names, leaving out those it says are gone or renamed."""
+    out: dict[str, tuple[str, ...]] = {}
+    total = 0
+    for entry in ctx.memdir.entries:
+        if entry.memory_type == "superseded":
+            continue
+        names = [n for n in names_in(entry.text) if not _told_gone(entry, n)]
+        if names and total < MAX_NAMES:
+            out[entry.file] = tuple(names)
+            total += len(names)
+    return out
+
+
+_CLAUSE_END = re.compile(r"[.!?;。！？；]\s*")
+
+
+def _told_gone(entry: Entry, name: str) -> bool:
+    """The memory itself says the name was removed, renamed or is missing."""
+    for line in entry.text.splitlines():
+        for clause in _CLAUSE_END.split(line):
+            if name in clause and (CHANGE_WORDS.search(clause) or says_absent(clause)):
+                return True
+    return False
+
+
+def _read_code_names(ctx: ProbeContext, names: Mapping[str, Sequence[str]]) -> CodeNames:
+    root = ctx.facts.root
+    assert root is not None
+    exclude = _memory_inside(root, ctx.memdir.root)
+    every = sorted({n for found in names.values() for n in found})
+    held, complete = _source_words(root, ctx.facts.tracked, exclude)
+    present = frozenset(n for n in every if n.encode() in held)
+    absent = [n for n in every if n not in present]
+    if not absent or not complete:
+        return CodeNames(present, {}, complete)
+    by_file = {e.file: e for e in ctx.memdir.entries}
+    oldest = min(by_file[file].written_at[0] for file, found in names.items()
+                 if any(n not in present for n in found))
+    base, changed = _changed_since(ctx, oldest, exclude)
+    if base is None or not changed:
+        return CodeNames(present, {})
+    where = words_at(root, absent, base, changed if len(changed) <= MAX_PATHS else [],
+                     exclude=exclude)
+    if not where:
+        return CodeNames(present, {})
+    files = sorted({p for paths in where.values() for p in paths})
+    log = word_changes(root, sorted(where), base, files if len(files) <= MAX_PATHS else ["."])
+    removed = _removals(log, frozenset(where))
+    still = _anywhere(root, sorted(removed), exclude)
+    return CodeNames(present | still, {n: r for n, r in removed.items() if n not in still})
+
+
+def _source_words(root: Path, tracked: frozenset[str],
+                  exclude: Sequence[str]) -> tuple[frozenset[bytes], bool]:
+    """Every name-like word of the tracked source files, read from the work tree; False
+    when they are more than can be read on every plan."""
+    words: set[bytes] = set()
+    total = 0
+    for path in sorted(tracked):
+        if not _is_source(path) or _excluded(path, exclude):
+            continue
+        try:
+            with (root / path).open("rb") as handle:
+                data = handle.read(MAX_FILE_BYTES + 1)
+        except OSError:
+            continue
+        if len(data) > MAX_FILE_BYTES:
+            continue  # generated or vendored: not where a memory's names are defined
+        total += len(data)
+        if total > MAX_READ_BYTES:
+            return frozenset(words), False
+        words.update(_TOKEN.findall(data))
+    return frozenset(words), True
+
+
+def _anywhere(root: Path, names: list[str], exclude: Sequence[str]) -> frozenset[str]:
+    """Which of the removed `names` some tracked file other than documentation still holds
+    (a constant that moved into a JSON file is not gone)."""
+    if not names:
+        return frozenset()
+    files = files_with_words(root, names, exclude=list(exclude))
+    found: set[str] = set()
+    for path in sorted(files)[:200]:
+        try:
+            with (root / path).open("rb") as handle:
+                data = handle.read(4 * 1024 * 1024)
+        except OSError:
+            continue
+        found.update(n for n in names if re.search(rb"(?<![A-Za-z0-9_])" + re.escape(
+            n.encode()) + rb"(?![A-Za-z0-9_])", data))
+    if len(files) > 200:
+        return frozenset(names)  # too many to read: call none of them gone
+    return frozenset(found)
+
+
+def _is_source(path: str) -> bool:
+    suffix = path.rsplit(".", 1)[-1].lower() if "." in path.rsplit("/", 1)[-1] else ""
+    return suffix in SOURCE_SUFFIXES
+
+
+def _excluded(path: str, exclude: Sequence[str]) -> bool:
+    return any(path == e or path.startswith(e + "/") for e in exclude)
+
+
+def _memory_inside(root: Path, memory: Path) -> list[str]:
+    """The memory directory's path in the repo, when it sits inside it (a memory is not code
+    even when committed)."""
+    try:
+        return [memory.resolve().relative_to(root.resolve()).as_posix()]
+    except (ValueError, OSError):
+        return []
+
+
+def _changed_since(ctx: ProbeContext, when: datetime,
+                   exclude: Sequence[str]) -> tuple[str | None, list[str]]:
+    """The last commit at `when`, and the code files that existed then and changed after."""
+    base = None
+    changed: set[str] = set()
+    after = False
+    for commit in ctx.facts.history:  # oldest first; dates need not rise (rebases)
+        if not after and commit.info.date <= when:
+            base = commit.info.sha
+            continue
+        after = True
+        if base is None:
+            return None, []
+        for change in commit.changes:
+            old = change.old_path if change.status[:1] in "RC" else change.path
+            if change.status[:1] in "MDRT" and old is not None:
+                changed.add(old)
+    return base, [p for p in sorted(changed) if _is_source(p) and not _excluded(p, exclude)]
+
+
+def _removals(log: str, wanted: frozenset[str]) -> dict[str, Removal]:
+    """The newest commit removing each name, from `git log -G -p -U0` output (newest
+    first), and the name that took its place on the same lines, when one did."""
+    out: dict[str, Removal] = {}
+    for block in log.split(COMMIT_MARK)[1:]:
+        head, _, patch = block.partition("\n")
+        short, _, stamp = head.partition(FIELD_MARK)
+        try:
+            date = datetime.fromisoformat(stamp.strip())
+        except ValueError:
+            continue
+        for path, removed, added in _files(patch):
+            gone_here = {w for line in removed for w in _WORD.findall(line)} & wanted
+            still = {w for line in added for w in _WORD.findall(line)}
+            for name in sorted(gone_here - still):
+                if name not in out:
+                    out[name] = Removal(name, short, date, path,
+                                        _successor(name, removed, added))
+    return out
+
+
+def _files(patch: str) -> list[tuple[str, list[str], list[str]]]:
+    out: list[tuple[str, list[str], list[str]]] = []
+    path, removed, added = "", [], []  # type: ignore[var-annotated]
+    for line in patch.splitlines():
+        if line.startswith("diff --git "):
+            if path:
+                out.append((path, removed, added))
+            path, removed, added = line.rsplit(" b/", 1)[-1], [], []
+        elif line.startswith(("---", "+++")):
+            continue
+        elif line.startswith("-"):
+            removed.append(line[1:])
+        elif line.startswith("+"):
+            added.append(line[1:])
+    if path:
+        out.append((path, removed, added))
+    return out
+
+
+def _successor(name: str, removed: list[str], added: list[str]) -> str | None:
+    """The one name that stands where `name` stood: an added line equal to a removed line
+    holding `name` but for that one word. None unless every such pairing agrees."""
+    votes: Counter[str] = Counter()
+    for line in removed:
+        if name not in _WORD.findall(line):
+            continue
+        before = _WORD.findall(line)
+        for other in added:
+            after = _WORD.findall(other)
+            if len(after) != len(before):
+                continue
+            swaps = {(a, b) for a, b in zip(before, after, strict=True) if a != b}
+            if len(swaps) == 1 and next(iter(swaps))[0] == name:
+                votes[next(iter(swaps))[1]] += 1
+    return votes.most_common(1)[0][0] if len(votes) == 1 else None
+
+
+__all__ = ["CodeNames", "IdentifierProbe", "Removal", "names_in"]

@@ -1,0 +1,45 @@
+"""An index hook that tells another story than its own topic file (shapes from real folders)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from prune_memory.analysis.hooks_vs_topics import clash_entries, hook_clashes
+from prune_memory.model import EntryKind, FindingCode
+from prune_memory.store.loader import load_memory_dir
+from tests.conftest import topic, write_tree
+
+
+def _memdir(tmp_path: Path, index: str, files: dict[str, str]) -> Path:
+    return write_tree(tmp_path / "memory", {"MEMORY.md": index, **files})
+
+
+def test_a_hook_calling_built_work_not_built_is_its_own_entry(tmp_path: Path) -> None:
+    root = _memdir(tmp_path, "# Index\n\n- [Reflections](reflections.md) — plan, NOT built\n"
+                             "- [Fog](fog.md) — distance fog\n", {
+        "reflections.md": topic("reflections", "# Vehicle reflections — ALL 4 PHASES DONE\n"),
+        "fog.md": topic("fog", "# Fog\n\nLinear fog in the sky shader.\n")})
+    memdir = load_memory_dir(root)
+    entries, found = clash_entries(memdir)
+    (entry,) = entries
+    assert entry.file == "MEMORY.md#L3" and entry.kind is EntryKind.INDEX_LINE
+    (finding,) = found["MEMORY.md#L3"]
+    assert finding.code is FindingCode.CONTRADICTION
+    assert finding.evidence["memory_says"] == "NOT built"
+    assert finding.evidence["topic"] == "reflections.md" and finding.related == ("reflections.md",)
+
+
+def test_counts_and_commit_status_that_disagree(tmp_path: Path) -> None:
+    root = _memdir(tmp_path, "- [Tests](tests.md) — 134 tests, all green\n"
+                             "- [PDF agent](pdf.md) — composes PDFs. Not committed.\n", {
+        "tests.md": topic("tests", "The suite has 275 tests and runs in CI.\n"),
+        "pdf.md": topic("pdf", "COMMITTED as 6207181f on main.\n")})
+    clashes = {c.line.number: c for c in hook_clashes(load_memory_dir(root))}
+    assert (clashes[1].says, clashes[1].topic_says) == ("134 tests", "275 tests")
+    assert clashes[2].says == "Not committed"
+
+
+def test_a_hook_that_agrees_with_its_file_is_left_alone(tmp_path: Path) -> None:
+    root = _memdir(tmp_path, "- [Tests](tests.md) — 275 tests, planned rewrite of the runner\n", {
+        "tests.md": topic("tests", "275 tests. A rewrite of the runner is planned.\n")})
+    assert hook_clashes(load_memory_dir(root)) == []

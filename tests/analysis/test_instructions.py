@@ -1,0 +1,170 @@
+"""What a memory repeats of the project's own instructions, or says against them.
+
+The shapes come from real folders (written here in our own words): a feedback rule that a
+CLAUDE.md bullet now states, a rule that says itself it moved to CLAUDE.md, a tip that the
+project's instructions list under "what does not work", a command line using a subcommand
+CLAUDE.md lists as removed, and a memory citing an older version of CLAUDE.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from prune_memory.analysis.instructions import (
+    InstructionIndex,
+    check_instructions,
+    content_words,
+    read_claude_md,
+    read_instructions,
+    sections,
+)
+from prune_memory.model import Entry, EntryKind, FindingCode
+from tests.conftest import write_tree
+from tests.evidence.probes.gitbuild import entry
+
+CLAUDE_MD = """# Shop backend
+
+## Workflow
+
+- **Fix bugs found in review now.** Any bug the review step surfaces, in your diff or
+  next to it, gets fixed in the same session before the issue closes. Filing a
+  follow-up issue for a bug is not allowed; only new features become new issues.
+- **Pathspec commits only.** Commit with explicit paths so parallel sessions never
+  sweep up each other's staged files.
+
+## Data access
+
+The database caps every response at 500 rows.
+
+**What does NOT work:**
+- `.limit(5000)` — the response still stops at 500 rows
+- a bigger page size in the client settings
+
+Removed subcommands: `export` (replaced by `report --csv`), `backfill`.
+"""
+
+RULE = ("**Never defer bugs found in review.** Any bug the review step surfaces, in your "
+        "diff or next to it, gets fixed in the same session before the issue closes. "
+        "Filing a follow-up issue for a bug is not allowed.\n\n"
+        "**Why:** the last sprint filed five follow-ups in a row and nobody took them.\n\n"
+        "**How to apply:** fix it now; only new features become issues.\n")
+
+
+def _repo(tmp_path: Path, files: dict[str, str | bytes] | None = None) -> Path:
+    return write_tree(tmp_path / "repo", {"CLAUDE.md": CLAUDE_MD, **(files or {})})
+
+
+def _check(repo: Path, home: Path, *entries: Entry) -> dict[str, tuple[object, ...]]:
+    index = InstructionIndex(read_instructions(repo, home))
+    return dict(check_instructions(entries, index))
+
+
+def test_a_rule_a_claude_md_bullet_states_is_a_repeat_citing_its_lines(tmp_path: Path) -> None:
+    found = check_instructions([entry("feedback_bugs.md", RULE, memory_type="feedback")],
+                               InstructionIndex(read_instructions(_repo(tmp_path), tmp_path)))
+    (repeat,) = found["feedback_bugs.md"]
+    assert repeat.code is FindingCode.CLAUDE_MD_DUPLICATE
+    assert repeat.evidence["claude_md"] == "CLAUDE.md"
+    assert repeat.evidence["claude_md_lines"] == [5, 7]  # the bullet, not the whole file
+    assert repeat.evidence["part"] == "the rule it states"
+    assert "its rule repeats CLAUDE.md:5-7 (Workflow)" in repeat.message
+    assert repeat.evidence["loaded"] is True
+
+
+def test_a_memory_that_says_it_moved_to_claude_md_needs_less_of_itself_there(
+        tmp_path: Path) -> None:
+    body = ("Commit with explicit paths, never a bare commit, so that parallel sessions do "
+            "not take each other's staged files. This is codified in CLAUDE.md now.\n\n"
+            "**Why:** on the 3rd a session committed another session's half-done migration "
+            "and the deploy broke for an hour.\n")
+    found = check_instructions([entry("feedback_commits.md", body, memory_type="feedback")],
+                               InstructionIndex(read_instructions(_repo(tmp_path), tmp_path)))
+    (repeat,) = found["feedback_commits.md"]
+    assert repeat.evidence["says_so"].startswith("codified in CLAUDE.md")
+    assert repeat.evidence["part"] == "the rule it says is there now"
+
+
+def test_different_advice_in_the_same_words_is_no_repeat(tmp_path: Path) -> None:
+    body = ("Bugs the review step surfaces go into a follow-up issue; never fix them in "
+            "the same session, the diff must stay small and the deploy window is short.\n")
+    found = check_instructions([entry("feedback_other.md", body)],
+                               InstructionIndex(read_instructions(_repo(tmp_path), tmp_path)))
+    assert "feedback_other.md" not in found
+
+
+def test_an_index_fact_is_not_matched_against_the_readme(tmp_path: Path) -> None:
+    readme = "# Shop\n\n" + " ".join(f"word{n}" for n in range(300)) + \
+        " the cart service listens on port 8081 behind nginx\n"
+    repo = _repo(tmp_path, {"README.md": readme})
+    fact = Entry(file="MEMORY.md#L3", kind=EntryKind.INDEX_LINE, name="cart",
+                 description="", memory_type=None, frontmatter={},
+                 body="- Cart service listens on port 8081 behind nginx",
+                 sha256="0" * 64, size=10, mtime=entry("x.md", "").mtime, index_lines=(3,))
+    assert _check(repo, tmp_path, fact) == {}
+
+
+def test_a_tip_the_instructions_list_as_not_working_is_a_contradiction(tmp_path: Path) -> None:
+    body = "Always add `.limit(5000)` to the query so the report gets every row.\n"
+    found = check_instructions([entry("feedback_rows.md", body)],
+                               InstructionIndex(read_instructions(_repo(tmp_path), tmp_path)))
+    (clash,) = found["feedback_rows.md"]
+    assert clash.code is FindingCode.CONTRADICTION
+    assert clash.evidence["kind"] == "instruction-denies"
+    assert clash.evidence["claude_md_line"] == 16
+    assert "CLAUDE.md:16" in clash.message
+
+
+def test_a_removed_subcommand_in_a_command_line_is_a_contradiction(tmp_path: Path) -> None:
+    uses = entry("project_nightly.md", "The nightly job runs `shop backfill --all` at 2am.\n")
+    knows = entry("project_old.md", "`shop backfill` was removed; nothing replaces it.\n")
+    aside = entry("project_report.md", "Use `report --csv` for the monthly numbers.\n")
+    found = check_instructions([uses, knows, aside],
+                               InstructionIndex(read_instructions(_repo(tmp_path), tmp_path)))
+    assert found["project_nightly.md"][0].evidence["claim"] == "shop backfill --all"
+    assert "project_old.md" not in found  # it says so itself
+    assert "project_report.md" not in found  # named in a remark as the replacement
+
+
+def test_a_memory_citing_an_older_version_of_claude_md(tmp_path: Path) -> None:
+    repo = write_tree(tmp_path / "repo", {"CLAUDE.md": "# Writers' room v4.2\n\nRules.\n"})
+    body = "The format rules here override the v3.1 CLAUDE.md examples.\n"
+    found = check_instructions([entry("reference_format.md", body)],
+                               InstructionIndex(read_instructions(repo, tmp_path)))
+    (drift,) = found["reference_format.md"]
+    assert drift.code is FindingCode.VERSION_DRIFT
+    assert drift.evidence["memory_says"] == "v3.1" and drift.evidence["repo_says"] == "v4.2"
+
+
+def test_every_instruction_file_is_read_but_the_memory_inside_the_repo(tmp_path: Path) -> None:
+    repo = _repo(tmp_path, {
+        "AGENTS.md": "Agents run `make check` first.\n",
+        ".claude/rules/style.md": "Use tabs.\n",
+        ".claude/commands/ship.md": "Ship it.\n",
+        ".cursor/rules/base.mdc": "Be brief.\n",
+        ".claude/memory/MEMORY.md": "- a memory, not an instruction\n",
+        "README.md": "# Shop\n",
+    })
+    (tmp_path / "home" / ".claude").mkdir(parents=True)
+    (tmp_path / "home" / ".claude" / "CLAUDE.md").write_text("Answer briefly.\n")
+    files = read_instructions(repo, tmp_path / "home", skip=repo / ".claude" / "memory")
+    labels = [f.label for f in files]
+    assert labels == ["CLAUDE.md", ".claude/rules/style.md", "AGENTS.md", "README.md",
+                      ".claude/commands/ship.md", ".cursor/rules/base.mdc",
+                      "~/.claude/CLAUDE.md"]
+    assert {f.label for f in files if f.authoritative} == {
+        "CLAUDE.md", ".claude/rules/style.md", "AGENTS.md", "~/.claude/CLAUDE.md"}
+    assert [label for label, _ in read_claude_md(repo, tmp_path / "home")] == [
+        "CLAUDE.md", ".claude/rules/style.md", "~/.claude/CLAUDE.md"]
+
+
+def test_sections_are_headings_items_and_paragraphs_with_their_lines(tmp_path: Path) -> None:
+    (file,) = [f for f in read_instructions(_repo(tmp_path), tmp_path) if f.label == "CLAUDE.md"]
+    spans = {(s.first, s.last) for s in sections(file)}
+    assert (3, 9) in spans  # "## Workflow" to the next heading
+    assert (5, 7) in spans and (8, 9) in spans  # each bullet with its continuation
+    assert (13, 13) in spans  # a paragraph
+
+
+def test_words_of_text_without_spaces_are_pairs_of_characters() -> None:
+    assert content_words("列表改纯查询 uses the DB") == ["列表", "表改", "改纯", "纯查", "查询",
+                                                    "uses", "db"]

@@ -1,0 +1,55 @@
+"""A record of one session against a lesson that outlives it (shapes from real folders)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from prune_memory.analysis.sessions import session_log_finding
+from prune_memory.model import Entry, EntryKind
+
+NOW = dt.datetime(2026, 11, 29, tzinfo=dt.UTC)
+
+
+def entry(body: str, *, file: str = "x.md", name: str = "x", description: str = "",
+          memory_type: str | None = "project") -> Entry:
+    return Entry(file=file, kind=EntryKind.TOPIC, name=name, description=description,
+                 frontmatter={}, memory_type=memory_type, body=body, sha256="0",
+                 size=len(body), mtime=NOW)
+
+
+CHANGELOG = ("# Billing page (March 22, 2026)\n\n- Plan cards replaced by a carousel\n"
+             "- Plan icon changed from a bolt to a crown\n- Prices enlarged on phones\n"
+             "- Comparison table text increased\n- Dot indicators added\n")
+
+
+def test_a_dated_title_over_a_list_of_changes_is_a_session_log() -> None:
+    found = session_log_finding(entry(CHANGELOG))
+    assert found is not None
+    assert "a day named in its title ('March 22, 2026')" in found.message
+    assert "a list of changes made then (5 told)" in found.message
+
+
+def test_a_draft_kept_for_tomorrow_is_a_session_log() -> None:
+    body = "## 背景\n\n两版草稿都不满意，明天再写一版。存档用于明日对比。\n"
+    found = session_log_finding(entry(body, description="三版对照：明日自写版",
+                                      memory_type="feedback"))
+    assert found is not None  # its type alone is no rule
+    assert "kept for a moment that has passed" in found.message
+
+
+@pytest.mark.parametrize("body", [
+    # root causes with their fixes are lessons: a dated bug log of them stays
+    "## 2026-04-13 — Pi rebuild\n\n### Firmware missing\nRoot cause: no firmware package.\n"
+    "Fix: install it and reboot.\n\n### Module not loading\nFix: load it before start.\n",
+    # a rule with its reason is no log, whatever the date in its title
+    "# Deploys (2026-05-01)\n\nAlways deploy after a merge.\n\n**Why:** drift bit us.\n",
+])
+def test_a_lesson_or_a_rule_is_not_a_log(body: str) -> None:
+    assert session_log_finding(entry(body, file="bugs_2026_04_13.md")) is None
+
+
+def test_a_date_alone_proves_nothing() -> None:
+    assert session_log_finding(entry("# Release notes 2026-05-06\n\nWe ship on Fridays.\n")) \
+        is None
