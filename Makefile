@@ -56,7 +56,8 @@ bench: install
 # test`): materialise it from local repository snapshots (MIRROR, see the corpus's
 # setup.sh), score the plans, and write references/judgment.md. Fails when the targets
 # (precision >= 0.95, recall >= 0.6, no real file rejected) are not met. Then the round trip
-# (bench/roundtrip.py): every real memory withdrawn and brought back, byte for byte.
+# (bench/roundtrip.py): every real memory withdrawn and brought back, byte for byte, and
+# what a person accepting every review default would do (bench/review_defaults.py).
 CORPUS_SRC ?= ../shared/corpus
 CORPUS     ?= /tmp/corpus
 calibrate: install
@@ -70,6 +71,8 @@ calibrate: install
 	    status=$$?; echo "$$out" | tail -1; exit $$status
 	@out=$$(CORPUS=$(CORPUS) $(PY) bench/roundtrip.py); status=$$?; \
 	    echo "$$out" | tail -1; exit $$status
+	@# What accepting every review default (y on each question) does, by the labels.
+	@$(PY) bench/review_defaults.py $(CORPUS) $(CORPUS_SRC)/labels.json | tail -1
 
 # The long proof runs: 55+ SIGKILLs of a real run --yes, ENOSPC/EACCES at every write step,
 # 1,500 fuzzed directories, files just under the size cap (about 15 minutes on two cores).

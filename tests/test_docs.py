@@ -49,9 +49,17 @@ def test_every_command_is_in_the_readme(path: tuple[str, ...], command: Any) -> 
     assert f"`{' '.join(path)}" in README or f"`{path[-1]}`" in README, " ".join(path)
 
 
-def test_readme_first_screen_has_the_two_setup_commands() -> None:
-    first_screen = "\n".join(README.splitlines()[:12])
-    assert "make demo" in first_screen and "make test" in first_screen
+def test_readme_first_screen_installs_for_a_user_then_the_two_setup_commands() -> None:
+    """A user's install and first command come first, then the developers' two commands;
+    nothing points at `../shared`, which a clone of the project does not have."""
+    lines = README.splitlines()
+    first_screen = "\n".join(lines[:24])
+    for needed in ("pipx install", "uv tool install", "prune-memory run", "make demo",
+                   "make test"):
+        assert needed in first_screen, needed
+    assert first_screen.index("pipx install") < first_screen.index("prune-memory run") \
+        < first_screen.index("make demo") < first_screen.index("make test")
+    assert "../shared" not in README
 
 
 def test_exit_codes_are_documented() -> None:

@@ -73,6 +73,83 @@ def memory_dir_for_project(project: Path) -> Path:
     return locate(project).memory_dir
 
 
+@dataclass(frozen=True)
+class ProjectOf:
+    """The project a memory directory belongs to, read back from where it lies: its git
+    root, or None with the reason (`why` says how it was found, or why it was not)."""
+
+    git_root: Path | None
+    why: str
+    claude_named: bool = True  # the folder is `<projects>/<sanitized path>/memory`
+
+
+SEARCH_LIMIT = 5000  # folders listed while mapping a name back to a path
+
+
+def project_of(memory_dir: Path) -> ProjectOf:
+    """Claude Code names `<name>/memory` after the project's git root, every character
+    but letters and digits turned into `-`. That cannot be undone by rewriting the name,
+    so the path is looked for: first in the working directories the session transcripts
+    beside it record, then on disk, one folder level at a time."""
+    folder = memory_dir.expanduser().resolve()
+    name = folder.parent.name
+    if folder.name != "memory" or not name.startswith("-"):
+        return ProjectOf(None, f"{folder} is not in Claude Code's naming "
+                               "(<projects>/<project path, - for each / and .>/memory)",
+                         claude_named=False)
+    from prune_memory.claude.transcripts import session_cwds
+
+    for cwd in session_cwds(folder.parent):
+        root = git_root(Path(cwd))
+        if root is not None and _same_name(sanitize(str(root)), name):
+            return ProjectOf(root, f"the session transcripts beside it ran in {cwd}")
+    places = paths_named(name)
+    roots = sorted({root for place in places if (root := git_root(place)) is not None
+                    and _same_name(sanitize(str(root)), name)})
+    if len(roots) == 1:
+        return ProjectOf(roots[0], f"its folder name {name} is Claude Code's name for "
+                                   f"{roots[0]}")
+    if roots:
+        return ProjectOf(None, f"its folder name {name} fits {len(roots)} repositories "
+                               f"({', '.join(map(str, roots))})")
+    if places:
+        return ProjectOf(None, f"its folder name {name} names {places[0]}, which is not in a "
+                               "git repository")
+    return ProjectOf(None, f"no folder on this machine has the path its folder name {name} "
+                           "stands for (moved, renamed, or on another machine)")
+
+
+def _same_name(candidate: str, name: str) -> bool:
+    if len(name) <= NAME_LIMIT:
+        return candidate == name
+    return candidate[:NAME_LIMIT] == name[:NAME_LIMIT]  # cut, with a hash we cannot redo
+
+
+def paths_named(name: str, limit: int = SEARCH_LIMIT) -> list[Path]:
+    """Every existing folder whose path `sanitize` turns into `name` (`-home-me-my-app`:
+    /home/me/my-app, /home/me/my.app, /home/me/my/app …), found by walking down from `/`
+    through the folders whose own names fit the next part of it."""
+    if not name.startswith("-") or len(name) > NAME_LIMIT:
+        return []
+    found: list[Path] = []
+    todo = [(Path("/"), name[1:])]
+    listed = 0
+    while todo and listed < limit:
+        folder, rest = todo.pop()
+        listed += 1
+        try:
+            children = [Path(e.path) for e in os.scandir(folder) if e.is_dir()]
+        except OSError:
+            continue
+        for child in sorted(children):
+            part = sanitize(child.name)
+            if rest == part:
+                found.append(child)
+            elif rest.startswith(part + "-"):
+                todo.append((child, rest[len(part) + 1:]))
+    return sorted(found)
+
+
 def _find_long_name(project: Path, root: Path | None, name: str) -> Location:
     # Long names are cut and given a hash suffix we cannot recompute: list and match the prefix.
     prefix = name[:NAME_LIMIT]

@@ -31,8 +31,11 @@ def run_app(app: typer.Typer, argv: list[str] | None = None) -> int:
 
 
 def _run(app: typer.Typer, argv: list[str] | None) -> int:
+    from prune_memory.cli.common import completion_argv
+
     try:
-        app(args=argv, prog_name="prune-memory")
+        app(args=completion_argv(sys.argv[1:] if argv is None else argv),
+            prog_name="prune-memory")
     except SystemExit as done:
         return _code(done.code)
     except PruneMemoryError as err:

@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer import _completion_classes
 
 from prune_memory.errors import BadInputError, ExitCode
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    from rich.console import Console, RenderableType
 
     from prune_memory.model import LoadError
 
@@ -24,10 +25,12 @@ app = typer.Typer(
     help="Keep Claude Code memory directories accurate and small: "
     "evidenced, reversible forgetting.",
     no_args_is_help=True,
-    add_completion=True,
+    add_completion=False,  # our own two options below take the shell as an optional value
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+_completion_classes.completion_init()  # what typer's own completion flags did: TAB works
 
 def _version(value: bool) -> None:
     if value:
@@ -37,10 +40,50 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
+def _completion(ctx: typer.Context, param: Any, value: str | None) -> None:
+    """`--show-completion [SHELL]` and `--install-completion [SHELL]`: the shell named, or
+    the one this runs in. (Typer's own flags take no value, so `--show-completion zsh`
+    printed the script of the shell it detected.)"""
+    if value is None or ctx.resilient_parsing:
+        return
+    from typer.completion import install_callback, show_callback
+
+    shell: str | bool = value.strip().lower() or True  # True: detect it
+    if isinstance(shell, str) and shell not in _SHELLS:
+        raise typer.BadParameter(f"{value!r}: give one of {', '.join(_SHELLS)}")
+    callback = show_callback if param.name == "show_completion" else install_callback
+    callback(ctx, param, shell)
+
+
+_SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
+_COMPLETION_FLAGS = ("--show-completion", "--install-completion")
+
+
+def completion_argv(argv: Sequence[str]) -> list[str]:
+    """The command line with a bare `--show-completion` (nothing or an option after it)
+    given an empty value, which means: the shell this runs in. Click options take a value
+    or none, not either; this lets both spellings work."""
+    out = list(argv)
+    for n, arg in enumerate(out):
+        if arg in _COMPLETION_FLAGS and (n + 1 == len(out) or out[n + 1].startswith("-")):
+            out[n] = f"{arg}="
+    return out
+
+
 @app.callback()
 def _options(version: Annotated[bool, typer.Option(
         "--version", callback=_version, is_eager=True,
-        help="Print the version and exit.")] = False) -> None:
+        help="Print the version and exit.")] = False,
+        show_completion: Annotated[str | None, typer.Option(
+            "--show-completion", metavar="[SHELL]", is_eager=True, expose_value=False,
+            callback=_completion,
+            help="Print the completion script for SHELL (bash, zsh, fish, powershell; "
+                 "default: the shell this runs in).")] = None,
+        install_completion: Annotated[str | None, typer.Option(
+            "--install-completion", metavar="[SHELL]", is_eager=True,
+            expose_value=False, callback=_completion,
+            help="Install completion for SHELL (default: the shell this runs in).")]
+        = None) -> None:
     """Keep Claude Code memory directories accurate and small: evidenced, reversible
     forgetting. Shell completion: prune-memory --install-completion."""
 
@@ -83,6 +126,17 @@ def console(stderr: bool = False, *, wrap: bool = False) -> Console:
                    emoji=False)
 
 
+def show(shown: RenderableType) -> None:
+    """A table or text: drawn for a terminal; plain lines, one per row, for anything else
+    (`report/plain.py`), so piped output has no boxes and no name broken mid-word."""
+    if sys.stdout.isatty():
+        console().print(shown)
+        return
+    from prune_memory.report.plain import plain_lines
+
+    sys.stdout.write("".join(f"{line}\n" for line in plain_lines(shown)))
+
+
 def ask(out: Console, prompt: str) -> str:
     """Read one answer. The prompt is plain text (memories hold brackets of their own),
     broken at word boundaries with room left on its last line for what is typed."""
@@ -115,36 +169,6 @@ def parse_now(value: str | None) -> datetime:
     except ValueError as err:
         raise BadInputError(f"--now: not an ISO 8601 date or time: {value!r}") from err
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-
-
-def resolve_memory_dir(memory_dir: Path | None, project: Path | None,
-                       option: Path | None = None) -> Path:
-    """The directory named on the command line (MEMORY_DIR or --memory-dir), by --project,
-    or for the current git root. Every command names it these same ways."""
-    from prune_memory.claude.locate import memory_dir_for_project
-
-    given = [g for g in (memory_dir, option, project) if g is not None]
-    if len(given) > 1:
-        raise BadInputError("name the memory directory once: MEMORY_DIR, --memory-dir or "
-                            "--project")
-    if memory_dir is not None or option is not None:
-        return memory_dir or option  # type: ignore[return-value]
-    return memory_dir_for_project(project or Path.cwd())
-
-
-def resolve_repo(repo: Path | None, memory_dir: Path, project: Path | None) -> Path | None:
-    """The project repo: --repo, else the project's git root, else the current git root."""
-    from prune_memory.claude.locate import git_root
-
-    if repo is not None:
-        if not repo.expanduser().is_dir():
-            raise BadInputError(f"--repo {repo}: no such directory; without the repo's history "
-                                "nothing can be checked, so nothing was changed")
-        if git_root(repo) is None:
-            raise BadInputError(f"--repo {repo} is not inside a git repository; nothing was "
-                                "changed")
-        return repo.expanduser()
-    return git_root(project or Path.cwd())
 
 
 def snapshot_dir_path(value: str | None) -> Path | None:

@@ -22,10 +22,10 @@ from prune_memory.cli.common import (
     console,
     emit_json,
     parse_now,
-    resolve_memory_dir,
     snapshot_dir_path,
     warn,
 )
+from prune_memory.cli.targets import require_memory_dir, resolve_memory_dir
 from prune_memory.errors import BadInputError, RefusedError
 
 if TYPE_CHECKING:
@@ -85,8 +85,9 @@ def withdraw(file: FileArg, *, reason: ReasonOpt, rule: RuleOpt = "manual",
     snap = _fresh_snapshot(root, when, snapshot_dir)
     request = WithdrawRequest(name, reason, rule, expected_sha256=expect_sha256)
     result = apply.withdraw(root, request, snapshot=snap, now=when)
-    _log_single_step(root, snap, result, now=now)
+    pass_id = _log_single_step(root, snap, result, now=now, command=f"withdraw {name}")
     render_result(result, json)
+    _undo_hint(root, pass_id, json)
 
 
 @app.command()
@@ -125,9 +126,10 @@ def inoculate(file: FileArg, *,
         if withdraw else None
     result = apply.inoculate(root, name, ino, snapshot=snap, now=when, withdraw=request,
                              expected_sha256=expect_sha256)
-    if withdraw:
-        _log_single_step(root, snap, result, now=now)
+    pass_id = _log_single_step(root, snap, result, now=now, command=f"inoculate {name}") \
+        if withdraw else ""
     render_result(result, json)
+    _undo_hint(root, pass_id, json)
 
 
 @app.command()
@@ -200,7 +202,8 @@ def _locate(file: str, memory_dir: Path | None, project: Path | None) -> tuple[P
     if memory_dir is not None or project is not None:
         return resolve_memory_dir(None, project, memory_dir), path.name
     if path.parent != Path(".") or path.exists():
-        return path.parent if path.parent != Path("") else Path("."), path.name
+        folder = path.parent if path.parent != Path("") else Path(".")
+        return require_memory_dir(folder), path.name
     return resolve_memory_dir(None, None), file
 
 
@@ -216,9 +219,9 @@ def _fresh_snapshot(root: Path, when: datetime, snapshot_dir: str | None) -> Sna
 
 
 def _log_single_step(root: Path, snap: Snapshot, result: ApplyResult, *,
-                     now: str | None) -> None:
+                     now: str | None, command: str) -> str:
     """A single-step command is its own small audit (one entry looked at, one withdrawn)
-    and its own pass, which `restore --pass` can undo."""
+    and its own pass, which `restore --pass` can undo; returns the pass's id."""
     from prune_memory.procedure.auditlog import AuditSummary, write_audit
     from prune_memory.procedure.finish import record_pass
     from prune_memory.store.pruninglog import read_log
@@ -227,7 +230,13 @@ def _log_single_step(root: Path, snap: Snapshot, result: ApplyResult, *,
     summary = AuditSummary(entries_audited=1, withdrawn=withdrawn, updated=0,
                            protected=len(read_log(root).protected))
     write_audit(root, summary, snapshot=snap, now=parse_now(now))
-    record_pass(root, snap, parse_now(now), result.applied)
+    return record_pass(root, snap, parse_now(now), result.applied, command)
+
+
+def _undo_hint(root: Path, pass_id: str, as_json: bool) -> None:
+    if pass_id and not as_json:
+        console().print(f"undo this pass: prune-memory restore --pass {pass_id} "
+                        f"--memory-dir {root}", soft_wrap=True)
 
 
 def render_result(result: ApplyResult, as_json: bool) -> None:

@@ -1,4 +1,5 @@
-"""`hook gate|record-read|install|uninstall` and `skill install`: the Claude Code integration.
+"""`hook gate|record-read|install|uninstall` and `skill install|uninstall`: the Claude Code
+integration.
 
 Claude Code runs `hook gate` and `hook record-read` itself, on every matching tool call; the
 console script sends those two straight to `prune_memory.claude.hooks.entry` without loading typer.
@@ -128,6 +129,10 @@ def install_command(*, user: UserOpt = False, project: ProjectPathOpt = None,
     path = settings_file(*_target(user, project, local, project_dir))
     _report(install_hooks(path, entries, datetime.now(UTC)), "hooks installed in",
             "hooks already installed in")
+    if local:  # the promise of --local: the file is the user's own, never committed
+        from prune_memory.claude.untracked import keep_out_of_git
+
+        console().print(f"{path.name}: {keep_out_of_git(path)}", soft_wrap=True)
 
 
 @hook_app.command("uninstall")
@@ -146,17 +151,50 @@ def uninstall_command(*, user: UserOpt = False, project: ProjectPathOpt = None,
 
 @skill_app.command("install")
 def skill_install_command(*, user: UserOpt = False, project: ProjectPathOpt = None,
-                          project_dir: ProjectDirOpt = None) -> None:
+                          project_dir: ProjectDirOpt = None,
+                          executable: Annotated[str | None, typer.Option(
+                              "--executable", help="Command the skill runs. Default: the "
+                              "absolute path of this prune-memory, as `hook install` "
+                              "writes it.")] = None,
+                          no_check: NoCheckOpt = False) -> None:
     """Write the prune-memory skill (SKILL.md) where Claude Code finds skills.
+
+    Its commands are the absolute command `hook install` writes (a virtualenv's works
+    although Claude Code's PATH lacks it), run once before anything is written.
 
     Example: prune-memory skill install --user
     """
+    from prune_memory.claude.hooks.command import check_command, installed_command
+    from prune_memory.claude.skill import install_skill, skill_command
+
+    command = skill_command(executable or installed_command())
+    if not no_check and (problem := check_command(f"{command} --version")) is not None:
+        raise BadInputError(f"{problem}; nothing changed — give --executable, or --no-check "
+                            "to write it anyway")
+    path = _skill_path(user, project, project_dir)
+    _report(install_skill(path, datetime.now(UTC), command), "skill written to",
+            "skill up to date in")
+
+
+@skill_app.command("uninstall")
+def skill_uninstall_command(*, user: UserOpt = False, project: ProjectPathOpt = None,
+                            project_dir: ProjectDirOpt = None) -> None:
+    """Remove the prune-memory skill; a copy of it is kept under the state directory.
+
+    Example: prune-memory skill uninstall --user
+    """
+    from prune_memory.claude.skill import uninstall_skill
+
+    _report(uninstall_skill(_skill_path(user, project, project_dir), datetime.now(UTC)),
+            "skill removed from", "no prune-memory skill in")
+
+
+def _skill_path(user: bool, project: Path | None, project_dir: Path | None) -> Path:
     from prune_memory.claude.settings import Scope
-    from prune_memory.claude.skill import install_skill, skill_file
+    from prune_memory.claude.skill import skill_file
 
     scope, where = _target(user, project, False, project_dir)
-    path = skill_file(Scope.USER if scope is Scope.USER else Scope.PROJECT, where)
-    _report(install_skill(path, datetime.now(UTC)), "skill written to", "skill up to date in")
+    return skill_file(Scope.USER if scope is Scope.USER else Scope.PROJECT, where)
 
 
 def _target(user: bool, project: Path | None, local: bool,
@@ -182,4 +220,4 @@ def _report(change: FileChange, done: str, unchanged: str) -> None:
         return
     out.print(f"{done} {change.path}")
     if change.backup is not None:
-        out.print(f"backup of the previous file: {change.backup}")
+        out.print(f"backup of the previous file: {change.backup}", soft_wrap=True)

@@ -17,8 +17,8 @@ from prune_memory.cli.common import (
     emit_json,
     parse_now,
     report_load_errors,
-    resolve_memory_dir,
 )
+from prune_memory.cli.targets import resolve_memory_dir
 from prune_memory.errors import BadInputError, ExitCode
 from prune_memory.lint.options import DEFAULT_MAX_AGE_DAYS, DEFAULT_MAX_ENTRIES
 
@@ -49,7 +49,8 @@ RequireSourceOpt = Annotated[bool | None, typer.Option(
     help="Report entries with no source/origin/trace_id. Default: on for a store, off for a "
          "memory directory (Claude Code writes no provenance).", show_default=False)]
 MaxAgeOpt = Annotated[int, typer.Option(
-    "--max-age-days", min=0, help="Entries last written longer ago than this are stale.")]
+    "--max-age-days", min=0, help="Store records last written longer ago than this are stale "
+    "(a store's rule: in a memory directory age never decides).")]
 MaxEntriesOpt = Annotated[int | None, typer.Option(
     "--max-entries", min=0, help="Size cap: more entries than this is a violation.")]
 SuggestOpt = Annotated[bool, typer.Option(

@@ -15,12 +15,12 @@ from prune_memory.cli.common import (
     ProjectOpt,
     RepoOpt,
     app,
-    console,
     parse_now,
     report_load_errors,
-    resolve_memory_dir,
-    resolve_repo,
+    show,
+    warn,
 )
+from prune_memory.cli.targets import resolve_memory_dir, resolve_repo
 from prune_memory.errors import ExitCode
 from prune_memory.report.formats import Format
 
@@ -42,7 +42,10 @@ def pass_options(root: Path, repo: Path | None, project: Path | None, now: str |
     from prune_memory.procedure.options import PassOptions
 
     moment = parse_now(now)
-    return PassOptions(repo=resolve_repo(repo, root, project), now=moment, config=config,
+    chosen = resolve_repo(repo, root, project)
+    if chosen.note:  # before anything else is printed: the pass is read in its light
+        warn(f"prune-memory: {chosen.note}")
+    return PassOptions(repo=chosen.path, now=moment, config=config,
                        reads=measured_reads(root, moment))
 
 
@@ -92,4 +95,4 @@ def render_plan(result: Plan, fmt: Format) -> None:
     if isinstance(out, str):
         typer.echo(out, nl=not out.endswith("\n"))
     else:
-        console().print(out)
+        show(out)

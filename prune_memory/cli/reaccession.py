@@ -15,11 +15,11 @@ from prune_memory.cli.common import (
     app,
     emit_json,
     parse_now,
-    resolve_memory_dir,
     snapshot_dir_path,
     warn,
 )
 from prune_memory.cli.engine import ReasonOpt, SnapshotDirOpt, render_result
+from prune_memory.cli.targets import resolve_memory_dir
 from prune_memory.errors import BadInputError
 
 RegisterIdArg = Annotated[str, typer.Argument(help="Register id of the withdrawal, "
@@ -68,7 +68,9 @@ def reaccession(register_id: RegisterIdArg, memory_dir: MemoryDirArg = None, *,
     snapshot = take_snapshot(root, when, snapshot_dir_path(snapshot_dir))
     done = reaccession(root, req, snapshot=snapshot, now=when)
     render_result(done, json)
-    record_pass(root, snapshot, when, done.applied)
+    pass_id = record_pass(root, snapshot, when, done.applied, f"reaccession {register_id}")
+    if not json:
+        print(f"undo this pass: prune-memory restore --pass {pass_id} --memory-dir {root}")
 
 
 def _show(register_id: str, lines: tuple[str, ...], as_json: bool) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -16,10 +17,9 @@ from prune_memory.cli.common import (
     console,
     emit_json,
     parse_now,
-    resolve_memory_dir,
-    warn,
 )
 from prune_memory.cli.engine import render_result
+from prune_memory.cli.targets import resolve_memory_dir
 from prune_memory.errors import BadInputError, ExitCode
 
 if TYPE_CHECKING:
@@ -27,49 +27,60 @@ if TYPE_CHECKING:
 
 RegisterIdArg = Annotated[str | None, typer.Argument(
     help="Register id, YYYY-MM-DD-NN (a withdrawal or an update).", show_default=False)]
-LegacyDirArg = Annotated[Path | None, typer.Argument(hidden=True, show_default=False)]
+DirArg = Annotated[Path | None, typer.Argument(
+    metavar="[MEMORY_DIR]", help="Memory directory (or --memory-dir DIR). With --pass or "
+    "--list, the only argument.", show_default=False)]
 ListOpt = Annotated[bool, typer.Option("--list", help="Show what can be restored: register "
-                                                       "ids not restored yet, and passes.")]
+                                                       "ids not restored yet, and each pass "
+                                                       "with its id.")]
 PassOpt = Annotated[str | None, typer.Option(
-    "--pass", metavar="YYYY-MM-DD|last", help="Undo every change of that day's pass(es) — or "
-    "of the last one — back to the bytes the pass started from.")]
+    "--pass", metavar="PASS_ID|last|YYYY-MM-DD", help="Undo one pass back to the bytes and "
+    "times it started from: its id (the summary prints it; `--list` shows them), `last`, "
+    "or a day that had only one pass.")]
+_REGISTER_ID = re.compile(r"\d{4}-\d{2}-\d{2}-\d+")
 
 
 @app.command()
-def restore(register_id: RegisterIdArg = None, legacy_dir: LegacyDirArg = None, *,
+def restore(register_id: RegisterIdArg = None, directory: DirArg = None, *,
             dir_opt: MemoryDirOpt = None, project: ProjectOpt = None,
             list_: ListOpt = False, pass_: PassOpt = None,
             reason: Annotated[str, typer.Option(help="Why it comes back (logged).")] = "",
             json: JsonOpt = False, now: NowOpt = None) -> None:
-    """Bring back a withdrawn or updated memory byte for byte, or undo a whole pass.
+    """Bring back a withdrawn or updated memory byte for byte, or undo one pass.
 
     A restore is the inverse of the whole action: the file, its index line, the SUPERSEDED
-    note the withdrawal wrote, and the links to it that it unlinked in kept memories.
+    note the withdrawal wrote, and the links to it that it unlinked in kept memories. An
+    undone pass names every later pass that changed the same files: those stay applied.
 
     Example: prune-memory restore 2026-11-29-03 --project ~/code/app
 
-    Example: prune-memory restore --pass 2026-11-29 --project ~/code/app
+    Example: prune-memory restore --pass 20261129T120000Z --project ~/code/app
+
+    Example: prune-memory restore --pass last ~/.claude/projects/-home-me-app/memory
     """
     from prune_memory.engine import apply
     from prune_memory.engine.undo import restorable, undo_passes
 
-    if legacy_dir is not None:
-        warn("prune-memory: give the directory as --memory-dir DIR (a second argument still "
-             "works, but every command names it the same way now)")
-    root = resolve_memory_dir(None, project, dir_opt or legacy_dir)
+    first = register_id
+    if (pass_ is not None or list_) and first is not None and directory is None \
+            and not _REGISTER_ID.fullmatch(first):
+        register_id, directory = None, Path(first)  # `restore --pass X DIR`, as `run DIR`
+    if directory is not None and dir_opt is not None:
+        raise BadInputError("name the memory directory once: MEMORY_DIR or --memory-dir")
+    root = resolve_memory_dir(directory, project, dir_opt)
     chosen = [x for x in (register_id, pass_, list_ or None) if x is not None]
     if len(chosen) != 1:
-        raise BadInputError("give one of: a REGISTER_ID, --pass YYYY-MM-DD|last, or --list")
+        raise BadInputError("give one of: a REGISTER_ID, --pass PASS_ID|last, or --list")
     if list_:
-        _show(restorable(root), json)
+        _show(restorable(root), json, root)
     elif pass_ is not None:
-        _undone(undo_passes(root, pass_, now=parse_now(now)), json)
+        _undone(root, undo_passes(root, pass_, now=parse_now(now)), json)
     else:
         render_result(apply.restore(root, str(register_id), now=parse_now(now),
                                     reason=reason), json)
 
 
-def _show(found: Restorable, as_json: bool) -> None:
+def _show(found: Restorable, as_json: bool, root: Path) -> None:
     if as_json:
         emit_json(found.to_json())
         return
@@ -80,27 +91,43 @@ def _show(found: Restorable, as_json: bool) -> None:
         out.print(f"{row.register_id}  {row.entry}  ({row.reason})")
     for record in found.passes:
         ids = ", ".join(record.register_ids) or "no register ids"
-        out.print(f"pass {record.date} ({record.stamp}): {len(record.after)} file(s) changed, "
-                  f"{ids} — undo with: prune-memory restore --pass {record.date}")
+        out.print(f"pass {record.stamp}  {record.command or 'a pass'} on {record.date}: "
+                  f"{len(record.after)} file(s) changed, {ids} — undo with: prune-memory "
+                  f"restore --pass {record.stamp} --memory-dir {root}", soft_wrap=True)
 
 
-def _undone(results: list[Undone], as_json: bool) -> None:
+def _undone(root: Path, results: list[Undone], as_json: bool) -> None:
+    from prune_memory.procedure.review_state import forget_keeps
+
+    forgotten = {done.stamp: forget_keeps(root, done.stamp) for done in results
+                 if done.exact or done.applied}
     if as_json:
-        emit_json({"schema": "prune-memory/undo@1", "passes": [u.to_json() for u in results]})
-    out = console(wrap=True)
-    for done in results:
-        if as_json:
-            break
-        if done.exact:
-            out.print(f"pass {done.date} ({done.stamp}) undone: {len(done.files)} file(s) back "
-                      f"to the bytes the pass started from; what it wrote is kept in "
-                      f"{done.archive}")
-            continue
-        out.print(f"pass {done.date} ({done.stamp}): changed since ({', '.join(done.conflicts)})"
-                  f", so each register id was restored on its own")
-        for item in done.applied:
-            out.print(f"  restored {item.register_id} {item.file}: {item.message}")
-        for skip in done.skipped:
-            out.print(f"  not restored {skip.file}: {skip.reason}")
+        emit_json({"schema": "prune-memory/undo@1",
+                   "passes": [{**u.to_json(), "keeps_forgotten": forgotten.get(u.stamp, [])}
+                              for u in results]})
+    else:
+        out = console(wrap=True)
+        for done in results:
+            for line in _undone_lines(done, forgotten.get(done.stamp, [])):
+                out.print(line, soft_wrap=True)
     if any(not d.exact for d in results):
         raise typer.Exit(ExitCode.FINDINGS)
+
+
+def _undone_lines(done: Undone, forgotten: list[str]) -> list[str]:
+    if done.exact:
+        lines = [f"pass {done.stamp} undone: {len(done.files)} file(s) back to the bytes and "
+                 f"times the pass started from; what it wrote is kept in {done.archive}"]
+    else:
+        lines = [f"pass {done.stamp}: changed since ({', '.join(done.conflicts)}), so each "
+                 "register id was restored on its own"]
+        lines += [f"  restored {item.register_id} {item.file}: {item.message}"
+                  for item in done.applied]
+        lines += [f"  not restored {skip.file}: {skip.reason}" for skip in done.skipped]
+    lines += [f"  still applied: pass {later.stamp} ({later.command or 'a later pass'}) "
+              f"changed {', '.join(later.files)} after it; undo it on its own with "
+              f"`restore --pass {later.stamp}`" for later in done.later]
+    if forgotten:
+        lines.append(f"  {len(forgotten)} keep decision(s) of this pass forgotten, so the "
+                     f"next run asks about them again: {', '.join(forgotten)}")
+    return lines

@@ -17,10 +17,10 @@ from prune_memory.cli.common import (
     app,
     console,
     report_load_errors,
-    resolve_memory_dir,
     snapshot_dir_path,
 )
 from prune_memory.cli.passes import ConfigOpt, pass_options, render_plan
+from prune_memory.cli.targets import resolve_memory_dir
 from prune_memory.errors import BadInputError, ExitCode
 
 if TYPE_CHECKING:
@@ -36,6 +36,9 @@ YesOpt = Annotated[bool, typer.Option(
 DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Stop after the plan.")]
 SnapshotOpt = Annotated[str | None, typer.Option(
     "--snapshot-dir", help="Where the pre-prune snapshot goes (outside the memory dir).")]
+VerboseOpt = Annotated[bool, typer.Option(
+    "--verbose", "-v", help="List everything in the summary: each change, each proposal left "
+    "to ask, the memories that look cold (estimates), the snapshot.")]
 AskKeptOpt = Annotated[bool, typer.Option(
     "--ask-kept", help="Also ask again about proposals you kept before (by default one is "
     "not proposed again until that memory changes).")]
@@ -45,7 +48,8 @@ AskKeptOpt = Annotated[bool, typer.Option(
 def run(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
         dir_opt: MemoryDirOpt = None, repo: RepoOpt = None, yes: YesOpt = False,
         dry_run: DryRunOpt = False, snapshot_dir: SnapshotOpt = None, now: NowOpt = None,
-        config: ConfigOpt = None, ask_kept: AskKeptOpt = False) -> None:
+        config: ConfigOpt = None, ask_kept: AskKeptOpt = False,
+        verbose: VerboseOpt = False) -> None:
     """The whole pass: snapshot, classify, probe, check, decide, review, apply, log, scan.
 
     The review asks about one proposal at a time (strongest evidence first); q, Ctrl-C or Ctrl-D
@@ -67,7 +71,7 @@ def run(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
     plan, report, refused = _reviewed_pass(root, options, yes=yes, ask_kept=ask_kept,
                                            snapshot_dir=chosen_snapshot_dir)
     out = console(wrap=True)
-    for line in summary_lines(report, root, out.width, refused=refused):
+    for line in summary_lines(report, root, out.width, refused=refused, verbose=verbose):
         out.print(line, soft_wrap=True)
     _exit(report, plan.errors)
 
@@ -101,10 +105,11 @@ def _reviewed_pass(root: Path, options: PassOptions, *, yes: bool, ask_kept: boo
             review_and_confirm(root, plan, kept, claude_md, options.now)
         snapshot = take_snapshot(root, options.now, snapshot_dir)
         report = finish_pass(root, plan, decided.verdicts, decided.repairs,
-                             snapshot=snapshot, now=options.now)
+                             snapshot=snapshot, now=options.now,
+                             kept=[v.file for v in decided.keeps])
         if not yes:
             drop_session(root)
-            remember_keeps(root, decided.keeps, options.now)
+            remember_keeps(root, decided.keeps, options.now, report.pass_id)
     return plan, report, decided.refused
 
 

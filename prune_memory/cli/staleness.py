@@ -19,10 +19,11 @@ from prune_memory.cli.common import (
     emit_json,
     parse_now,
     report_load_errors,
-    resolve_memory_dir,
+    show,
     warn,
 )
 from prune_memory.cli.engine import render_result
+from prune_memory.cli.targets import resolve_memory_dir
 from prune_memory.errors import ExitCode
 
 if TYPE_CHECKING:
@@ -75,7 +76,7 @@ def sweep_command(memory_dir: MemoryDirArg = None, *, rename: RenameOpt,
     if json:
         emit_json({"memory_dir": str(memdir.root), **report.to_json()})
     else:
-        console().print(_table(report))
+        show(_table(report))
     report_load_errors(memdir.errors)
     if report.hits:
         raise typer.Exit(ExitCode.FINDINGS)
@@ -100,13 +101,14 @@ def _apply(root: Path, memdir: MemoryDir, report: SweepReport, snapshot_dir: Pat
                                        updated=outcome.count("update"),
                                        protected=len(read_log(root).protected)),
                     snapshot=snapshot, now=now)
-        undo = record_pass(root, snapshot, now, outcome.applied)
+        undo = record_pass(root, snapshot, now, outcome.applied, "sweep --apply")
     done = ApplyResult(tuple(outcome.applied), tuple(outcome.skipped), tuple(outcome.warnings))
     if as_json:
         emit_json({"memory_dir": str(root), **report.to_json(), "applied": done.to_json()})
     else:
         render_result(done, False)
-        console().print(f"Undo the sweep: prune-memory restore --pass {undo} --memory-dir {root}")
+        console().print(f"Undo the sweep: prune-memory restore --pass {undo} --memory-dir {root}",
+                        soft_wrap=True)
     for item in outcome.skipped:
         warn(f"prune-memory: skipped {item.file}: {item.reason}")
     if outcome.skipped:

@@ -14,12 +14,12 @@ from prune_memory.cli.common import (
     NowOpt,
     ProjectOpt,
     app,
-    console,
     emit_json,
     parse_now,
     report_load_errors,
-    resolve_memory_dir,
+    show,
 )
+from prune_memory.cli.targets import resolve_memory_dir
 from prune_memory.errors import ExitCode
 
 
@@ -42,7 +42,7 @@ def inventory(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
     if json:
         emit_json(inv.to_json(), "inventory")
     else:
-        console().print(views.inventory_view(inv))
+        show(views.inventory_view(inv))
     report_load_errors(memdir.errors)
 
 
@@ -63,7 +63,7 @@ def scan(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
     if json:
         emit_json(reach.to_json(), "scan")
     else:
-        console().print(views.scan_view(reach))
+        show(views.scan_view(reach))
     report_load_errors(memdir.errors)
     if not reach.clean:
         raise typer.Exit(ExitCode.FINDINGS)
@@ -71,22 +71,31 @@ def scan(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
 
 @app.command()
 def where(path: Annotated[Path | None, typer.Argument(help="Project path (default: here).")] = None,
-          *, json: JsonOpt = False) -> None:
+          *, json: JsonOpt = False,
+          bare: Annotated[bool, typer.Option(
+              "--path", help="Print only the memory directory's path (for scripts: "
+              "cd \"$(prune-memory where --path)\").")] = False) -> None:
     """Show the memory directory Claude Code uses for a project.
 
     Example: prune-memory where ~/code/my.app
+
+    Example: ls "$(prune-memory where --path)"
     """
     from prune_memory.claude.locate import locate
 
     loc = locate(path or Path.cwd())
-    if json:
+    if bare:
+        print(loc.memory_dir)
+    elif json:
         emit_json({"project": str(loc.project), "git_root": str(loc.git_root or ""),
                    "name": loc.name, "memory_dir": str(loc.memory_dir), "source": loc.source,
                    "exists": loc.exists}, "where")
     else:
+        import sys
+
         from prune_memory.report import views
 
-        console().print(views.where_view(loc))
+        print("\n".join(views.where_lines(loc, aligned=sys.stdout.isatty())))
 
 
 @app.command()
@@ -105,7 +114,7 @@ def status(projects_dir: Annotated[Path | None, typer.Argument(
     if json:
         emit_json({"projects": [r.to_json() for r in rows]}, "status")
     else:
-        console().print(views.status_view(rows))
+        show(views.status_view(rows))
 
 
 @app.command()

@@ -21,7 +21,7 @@ from prune_memory.engine.build import (
 from prune_memory.engine.build_line import current_line, is_index_line, withdraw_line_step
 from prune_memory.engine.build_update import NewText, update_step
 from prune_memory.engine.build_update_line import update_line_step
-from prune_memory.engine.edits.corrected import CORRECTION_RULES, annotated_body
+from prune_memory.engine.edits.corrected import body_written
 from prune_memory.engine.protect import protect, unprotect, writable
 from prune_memory.engine.restore import restore
 from prune_memory.engine.results import (
@@ -111,8 +111,7 @@ def update_entry(root: Path, file: str, body: str, *, reason: str, snapshot: Sna
     with writing(root) as notes:
         name = writable(root, file)
         current = read_current(root, name, expected_sha256)
-        if rule in CORRECTION_RULES:
-            body = annotated_body(current.raw, body, now)
+        body = body_written(current.raw, body, rule, now)
         step = update_step(root, current, NewText(body, description, index_line, pairs),
                            reason=reason, rule=rule, memory_class=memory_class,
                            log_text=read_log_text(root), manifest=snapshot.manifest, now=now)

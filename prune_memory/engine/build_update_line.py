@@ -10,6 +10,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from prune_memory.engine import vault
 from prune_memory.engine.build import NOT_APPLICABLE
 from prune_memory.engine.build_line import Line
 from prune_memory.engine.steps.journal import pack
@@ -19,7 +20,7 @@ from prune_memory.engine.tombstone import (
     render_tombstone,
     tombstone_name,
 )
-from prune_memory.errors import BadInputError
+from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.model import TOMBSTONE_DIR
 from prune_memory.secrets.mask import mask_text
 from prune_memory.store.files import list_names, sha256
@@ -36,13 +37,18 @@ def update_line_step(root: Path, line: Line, new_line: str, *, reason: str, rule
     register_id = next_register_id_in(log_text, now.date().isoformat())
     taken = {f"{TOMBSTONE_DIR}/{n}" for n in list_names(root / TOMBSTONE_DIR)}
     tomb = tombstone_name(line.file, taken, register_id)
+    # A line that holds a secret (a redaction, say) keeps its original in the private vault
+    # only: the tombstone sits in the memory directory, where Claude reads it.
+    kept = vault.put(root, line.raw) if vault.holds_secret(line.raw) else None
+    extras: tuple[tuple[str, Any], ...] = (("vault", str(kept)),) if kept else ()
     header = TombstoneHeader(
         original_file=line.file, deaccessioned_at=now, rule=rule, register_id=register_id,
         reason=mask_text(f"earlier version of {line.file}, replaced by an update: {reason}"),
         original_sha256=sha256(line.raw),
-        extras=(("change", "update"), ("index_change", [[line.text, new_line]]),
+        extras=(*extras, ("change", "update"),
+                ("index_change", [[mask_text(line.text), new_line]]),
                 ("updated_sha256", sha256((new_line + line.record.eol).encode("utf-8")))))
-    stone = render_tombstone(header, line.raw)
+    stone = render_tombstone(header, vault.redact(line.raw) if kept else line.raw)
     row = RegisterRow(register_id, mask_text(f"`{line.file}` — {line.text.strip()}")[:90],
                       "Index fact", mask_text(f"{rule}: updated — {reason}"), tomb,
                       NOT_APPLICABLE)
@@ -53,10 +59,17 @@ def update_line_step(root: Path, line: Line, new_line: str, *, reason: str, rule
             "date": now.date().isoformat()}
 
 
-def revert_line_step(stone: Tombstone, row_cells: list[str], tombstone: str) -> dict[str, Any]:
-    """The journal record that swaps an updated fact's line back."""
+def revert_line_step(stone: Tombstone, row_cells: list[str], tombstone: str,
+                     original: bytes | None = None) -> dict[str, Any]:
+    """The journal record that swaps an updated fact's line back (to `original`, the line
+    the vault kept, when the tombstone holds it redacted)."""
     head = stone.header
     ((old, new),) = head.extra("index_change") or [["", ""]]
+    if head.vault:
+        if original is None:
+            raise RefusedError(f"the original of {head.original_file} is not in the private "
+                               "vault any more; not restored")
+        old = original.decode("utf-8", errors="surrogateescape").rstrip("\r\n")
     return {"op": "revert-update-line", "file": head.original_file, "line": new,
             "new_line": old, "register_id": head.register_id, "row": row_cells,
             "source": {"tombstone": tombstone},

@@ -9,7 +9,7 @@ shows every candidate of the pass, not only what was applied.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -87,15 +87,16 @@ def _change(root: Path, file: str, reason: str, now: datetime, *, adding: bool) 
 
 
 def record_pass_marks(root: Path, entries: Sequence[PlanEntry], left: Iterable[PlanEntry], *,
-                      now: datetime) -> None:
-    """After a pass: list its new flags, and add a `kept` row for each proposal left in
-    place; one write of the log."""
+                      now: datetime, kept: Collection[str] = ()) -> None:
+    """After a pass: list its new flags, and a row for each proposal left in place — a
+    `flagged` row for a secret, `kept` for one a person chose to keep as it is, `skipped`
+    for one left for a later pass; one write of the log."""
     with writing(root):
-        _record(root, entries, left, now)
+        _record(root, entries, left, now, set(kept))
 
 
 def _record(root: Path, entries: Sequence[PlanEntry], left: Iterable[PlanEntry],
-            now: datetime) -> None:
+            now: datetime, kept: set[str]) -> None:
     text = read_log_text(root)
     day = now.date().isoformat()
     known = flagged_items(text)
@@ -104,19 +105,26 @@ def _record(root: Path, entries: Sequence[PlanEntry], left: Iterable[PlanEntry],
                 and sha_or_none(root / entry.file) is not None:
             text = add_listed(text, FLAGGED_HEADING, entry.file, _short(entry),
                               f"flagged {day}")
-    kept = [ChangeRow(day, "kept", f"`{entry.file}`", "N/A", _why_kept(entry))
-            for entry in left]
-    if kept:
-        text = add_change_rows(text, kept)
+    rows = [ChangeRow(day, *_row(entry, kept)) for entry in left]
+    if rows:
+        text = add_change_rows(text, rows)
     if text != read_log_text(root):
         write_log_text(root, text)
 
 
-def _why_kept(entry: PlanEntry) -> str:
+def _row(entry: PlanEntry, kept: set[str]) -> tuple[str, str, str, str]:
+    """(change, entry, register id, reason) of one proposal the pass left in place."""
     held = f"; the evidence suggests {entry.suggested_action.value}" \
         if entry.suggested_action is not None else ""
-    return f"proposed {entry.action.value} ({entry.rule or 'no rule'}{held}); not applied " \
-        "in this pass"
+    proposed = f"proposed {entry.action.value} ({entry.rule or 'no rule'}{held})"
+    if entry.file in kept:
+        return ("kept", f"`{entry.file}`", "N/A",
+                f"kept as it is in review: {proposed}; not proposed again until it changes")
+    if entry.action is Action.FLAG:
+        return ("flagged", f"`{entry.file}`", "N/A",
+                f"{_short(entry)}; left for a person")
+    return ("skipped", f"`{entry.file}`", "N/A",
+            f"skipped (left for a later pass): {proposed}")
 
 
 def _short(entry: PlanEntry) -> str:

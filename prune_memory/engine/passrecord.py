@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from prune_memory.engine import vault
+from prune_memory.secrets.mask import mask_text
 from prune_memory.state import dir_key, state_subdir
 from prune_memory.store import atomic
 from prune_memory.store.safe_read import read_regular
@@ -25,7 +26,9 @@ RECORD_SUFFIX = ".pass.json"
 
 @dataclass(frozen=True)
 class PassRecord:
-    """One pass: its snapshot, when it ran, what it left (path → sha256, None = removed)."""
+    """One pass: its snapshot, when it ran, what it left (path → sha256, None = removed).
+    `stamp` is the pass's id (its snapshot folder's name, unique in the directory);
+    `command` what made it (`run`, `withdraw project_x.md`, `sweep --apply`)."""
 
     path: Path
     manifest: str
@@ -34,6 +37,7 @@ class PassRecord:
     after: dict[str, str | None]
     register_ids: tuple[str, ...] = ()
     undone: str | None = None
+    command: str = ""
 
     def to_json(self, root: Path) -> dict[str, Any]:
         """The record as stored: a path whose name holds a secret is written the way the
@@ -47,7 +51,7 @@ class PassRecord:
             after[shown] = digest
         return {"manifest": self.manifest, "date": self.date, "stamp": self.stamp,
                 "after": after, "names": names, "register_ids": list(self.register_ids),
-                "undone": self.undone}
+                "undone": self.undone, "command": self.command}
 
 
 def passes_dir(root: Path) -> Path:
@@ -78,11 +82,13 @@ def changes_since(root: Path, manifest: Path,
 
 
 def save(root: Path, manifest: Path, stamp: str, date: str,
-         register_ids: tuple[str, ...], known: Iterable[str] = ()) -> PassRecord:
+         register_ids: tuple[str, ...], known: Iterable[str] = (),
+         command: str = "") -> PassRecord:
     """Record what the pass of `manifest` left behind."""
     record = PassRecord(path=passes_dir(root) / f"{stamp}{RECORD_SUFFIX}",
                         manifest=str(manifest), date=date, stamp=stamp,
-                        after=changes_since(root, manifest, known), register_ids=register_ids)
+                        after=changes_since(root, manifest, known), register_ids=register_ids,
+                        command=mask_text(command))
     write(root, record)
     return record
 
@@ -114,7 +120,7 @@ def records(root: Path) -> list[PassRecord]:
                 stamp=str(data["stamp"]),
                 after=_real_names(root, dict(data["after"]), dict(data.get("names") or {})),
                 register_ids=tuple(data.get("register_ids") or ()),
-                undone=data.get("undone")))
+                undone=data.get("undone"), command=str(data.get("command") or "")))
         except (OSError, ValueError, KeyError, TypeError):
             continue  # unreadable: never guessed at
     return sorted(found, key=lambda r: (r.stamp, r.path.name))

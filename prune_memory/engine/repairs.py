@@ -36,21 +36,25 @@ def apply_repairs(root: Path, repairs: Sequence[JSON], *, snapshot: Snapshot,
     return ApplyResult(applied=tuple(applied), skipped=tuple(skipped))
 
 
+def repaired(raw: bytes, repair: JSON) -> bytes:
+    """MEMORY.md with one repair made: what applying it writes, and what a preview shows."""
+    kind = repair["kind"]
+    if kind == "drop-dangling":
+        return drop_line(raw, repair["line"], repair["text"])
+    if kind == "fix-link":
+        return retarget_line(raw, repair["line"], repair["text"], repair["from"], repair["to"])
+    if kind == "index-orphan":
+        return add_line(raw, repair["line"], repair["section"])
+    if kind == "rename-line":
+        return rewrite_line(raw, repair["line"], repair["text"], repair["to"])
+    raise ValueError(f"unknown repair {kind!r}")
+
+
 def _apply_one(root: Path, repair: JSON, snapshot: Snapshot, now: datetime) -> Applied:
     kind = repair["kind"]
     with writing(root):
         before = read_or_none(root / INDEX_FILE)  # None: there is no index yet
-        raw = before or b""
-        if kind == "drop-dangling":
-            new = drop_line(raw, repair["line"], repair["text"])
-        elif kind == "fix-link":
-            new = retarget_line(raw, repair["line"], repair["text"], repair["from"], repair["to"])
-        elif kind == "index-orphan":
-            new = add_line(raw, repair["line"], repair["section"])
-        elif kind == "rename-line":
-            new = rewrite_line(raw, repair["line"], repair["text"], repair["to"])
-        else:
-            raise ValueError(f"unknown repair {kind!r}")
+        new = repaired(before or b"", repair)
         row = [now.date().isoformat(), kind, f"`{INDEX_FILE}`", "N/A",
                mask_text(f"{repair.get('rule', RULE)}: {repair['why']}" + (
                    f" (was: {repair['text']})" if kind in ("drop-dangling", "rename-line")

@@ -81,8 +81,11 @@ def _update_of(root: Path, row: RegisterRow) -> Tombstone | None:
 def _revert(root: Path, stone: Tombstone, row: RegisterRow, cells: list[str],
             notes: list[str]) -> ApplyResult:
     restore_target(stone.header.original_file, f"tombstone {row.tombstone}")
-    revert = revert_line_step if is_index_line(stone.header.original_file) else revert_step
-    outcome = execute(root, revert(stone, cells, row.tombstone))
+    if is_index_line(stone.header.original_file):
+        record = revert_line_step(stone, cells, row.tombstone, vault.original_of(root, stone))
+    else:
+        record = revert_step(stone, cells, row.tombstone)
+    outcome = execute(root, record)
     if outcome.status != "done":
         raise RefusedError(outcome.message)
     done = applied_from(outcome, register_id=row.register_id, tombstone=row.tombstone)

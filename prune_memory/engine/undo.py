@@ -1,10 +1,13 @@
-"""Undo a whole pass (`restore --pass YYYY-MM-DD|last`), and list what can be restored.
+"""Undo one pass (`restore --pass PASS_ID|last|YYYY-MM-DD`), and list what can be restored.
 
-When every file the pass touched still holds what the pass left, the directory goes back
-byte for byte to how the pass found it — `pruning-log.md` and `deaccessioned/` included —
-and what the pass wrote is archived under the state directory first. When something was
-written since, that file is not overwritten: each register id of the pass is restored on
-its own instead (newest first), and the log records it.
+A pass is named by its id (the stamp the summary prints), `last`, or its day when that day
+had only one. When every file the pass touched still holds what the pass left, the
+directory goes back byte for byte, modification times included, to how the pass found it
+— `pruning-log.md` and `deaccessioned/` too — and what the pass wrote is archived under
+the state directory first. When something was written since, that file is not
+overwritten: each register id of the pass is restored on its own instead (newest first),
+the log records it, and every later pass that touched the same files is named: it stays
+applied, never undone along with this one.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ class Undone:
     conflicts: tuple[str, ...] = ()
     applied: tuple[Applied, ...] = ()
     skipped: tuple[Skipped, ...] = field(default=())
+    later: tuple[Later, ...] = ()  # passes since that touched its files: still applied
 
     @property
     def exact(self) -> bool:
@@ -48,20 +52,50 @@ class Undone:
                 "files": list(self.files), "archive": self.archive,
                 "conflicts": list(self.conflicts),
                 "applied": [a.to_json() for a in self.applied],
-                "skipped": [s.to_json() for s in self.skipped]}
+                "skipped": [s.to_json() for s in self.skipped],
+                "later": [{"pass": p.stamp, "command": p.command, "files": list(p.files)}
+                          for p in self.later]}
+
+
+@dataclass(frozen=True)
+class Later:
+    """A pass made after the one undone that changed some of the same files."""
+
+    stamp: str
+    command: str
+    files: tuple[str, ...]
 
 
 def undo_passes(root: Path, which: str, *, now: datetime) -> list[Undone]:
-    """Undo the passes of day `which` (newest first), the pass with that stamp, or the
-    last pass (`last`)."""
+    """Undo one pass: the one with id `which`, the last one (`last`), or the only pass of
+    day `which`. A day with several passes names them instead (BadInputError): undoing
+    them all at once took a `sweep --apply` and a `withdraw` with the pass asked for."""
     with writing(root):
         live = [r for r in passrecord.records(root) if r.undone is None]
-        chosen = live[-1:] if which == "last" else \
-            [r for r in live if which in (r.date, r.stamp)]
-        if not chosen:
-            raise BadInputError(f"no pass to undo for {which!r}; `prune-memory restore --list` "
-                                "shows what can be restored")
-        return [_undo(root, record, now) for record in reversed(chosen)]
+        record = choose(live, which)
+        later = tuple(_later(live, record))
+        return [replace(_undo(root, record, now), later=later)]
+
+
+def choose(live: list[PassRecord], which: str) -> PassRecord:
+    """The pass `which` names among those not undone yet."""
+    if which == "last" and live:
+        return live[-1]
+    chosen = [r for r in live if which in (r.date, r.stamp)]
+    if len(chosen) == 1:
+        return chosen[0]
+    if not chosen:
+        raise BadInputError(f"no pass to undo for {which!r}; `prune-memory restore --list` "
+                            "shows each pass with its id")
+    ids = ", ".join(f"{r.stamp} ({r.command or 'a pass'})" for r in chosen)
+    raise BadInputError(f"{which} had {len(chosen)} passes: {ids}; give the id of the one "
+                        "to undo (`restore --pass last` is the newest); nothing was changed")
+
+
+def _later(live: list[PassRecord], record: PassRecord) -> list[Later]:
+    after = live[live.index(record) + 1:]
+    return [Later(r.stamp, r.command, shared) for r in after
+            if (shared := tuple(sorted(set(r.after) & set(record.after))))]
 
 
 def _undo(root: Path, record: PassRecord, now: datetime) -> Undone:
@@ -142,8 +176,9 @@ class Restorable:
                 "register": [{"register_id": r.register_id, "entry": r.entry, "type": r.type,
                               "reason": r.reason, "tombstone": r.tombstone,
                               "superseded_by": r.superseded_by} for r in self.rows],
-                "passes": [{"pass": p.stamp, "date": p.date, "files": sorted(p.after),
-                            "register_ids": list(p.register_ids)} for p in self.passes]}
+                "passes": [{"pass": p.stamp, "date": p.date, "command": p.command,
+                            "files": sorted(p.after), "register_ids": list(p.register_ids)}
+                           for p in self.passes]}
 
 
 def restorable(root: Path) -> Restorable:

@@ -2,6 +2,8 @@
 
 It runs on a memory directory or on a JSON/JSONL store and returns violations (which make
 the command exit 1) and, for `--suggest`, what to do about each noisy or failing item.
+Freshness (`stale`: older than `--max-age-days`) is a store's rule only: in a memory
+directory age never decides, as in the plan — a rule written long ago is not stale for it.
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ def lint_memory_dir(memdir: MemoryDir, *, now: datetime, options: LintOptions) -
                       written_from=e.written_at[1], secrets=entry_secrets(e),
                       pii=find_pii(e.text))
              for e in memdir.entries]
-    violations = _item_violations(items, now, options)
+    violations = _item_violations(items, now, options, by_age=False)
     violations.extend(_tombstone_secrets(memdir))
     if memdir.index is not None and memdir.index.cap.usage >= 1.0:
         cap = memdir.index.cap
@@ -101,12 +103,13 @@ def _report(target: str, kind: str, now: datetime, options: LintOptions,
                       violations=tuple(violations), suggestions=suggest(items, violations))
 
 
-def _item_violations(items: Sequence[LintItem], now: datetime,
-                     options: LintOptions) -> list[Violation]:
+def _item_violations(items: Sequence[LintItem], now: datetime, options: LintOptions, *,
+                     by_age: bool = True) -> list[Violation]:
     violations: list[Violation] = []
     for item in items:
         violations.extend(_provenance(item, options))
-        violations.extend(_freshness(item, now, options))
+        if by_age:
+            violations.extend(_freshness(item, now, options))
         violations.extend(_secrets(item))
         violations.extend(_pii(item))
         violations.extend(Violation(LintCheck.POISON, item.id, f.message, f.evidence)

@@ -12,6 +12,14 @@ from datetime import datetime
 from pathlib import Path
 
 from prune_memory.engine import apply
+from prune_memory.engine.change_preview import (
+    INOCULATE,
+    PROTECT,
+    UPDATE,
+    WITHDRAW,
+    WITHDRAW_INOCULATE,
+    Change,
+)
 from prune_memory.engine.repairs import apply_repairs
 from prune_memory.engine.results import Applied, ApplyResult, Skipped, WithdrawRequest
 from prune_memory.errors import PruneMemoryError
@@ -43,7 +51,9 @@ class Outcome:
 
 def apply_verdicts(root: Path, plan: Plan, verdicts: Sequence[Verdict], repairs: Sequence[JSON],
                    *, snapshot: Snapshot, now: datetime) -> Outcome:
-    """Carry out each accepted verdict and repair; a refused item is skipped, not fatal."""
+    """Carry out each accepted verdict and repair; a refused item is skipped, not fatal.
+    The order (plain withdrawals, then the rest, then repairs) is the one
+    `engine.change_preview.preview` follows, so what the review showed is what is written."""
     outcome = Outcome()
     withdrawals = [_request(plan, v) for v in verdicts if v.choice is Choice.WITHDRAW]
     if withdrawals:
@@ -74,6 +84,25 @@ def _one(root: Path, plan: Plan, verdict: Verdict, outcome: Outcome, snapshot: S
             outcome.add(apply.protect(root, entry.file, verdict.reason, now=now))
     except PruneMemoryError as err:
         outcome.refuse(entry.file, err)
+
+
+_KINDS = {Choice.WITHDRAW: WITHDRAW, Choice.WITHDRAW_INOCULATE: WITHDRAW_INOCULATE,
+          Choice.INOCULATE: INOCULATE, Choice.UPDATE: UPDATE, Choice.PROTECT: PROTECT}
+
+
+def as_changes(plan: Plan, verdicts: Sequence[Verdict]) -> list[Change]:
+    """The verdicts as the engine previews them (`change_preview`), each with what
+    `apply_verdicts` would pass the engine for it."""
+    changes: list[Change] = []
+    for verdict in verdicts:
+        kind = _KINDS.get(verdict.choice)
+        entry = plan.entry(verdict.file)
+        if kind is None or entry is None:
+            continue
+        changes.append(Change(kind, entry.file, entry.sha256, text=verdict.text,
+                              rule=entry.rule or "manual",
+                              inoculation=verdict.inoculation or entry.inoculation))
+    return changes
 
 
 def to_engine(verdict: Verdict, entry: PlanEntry) -> Inoculation:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,7 +34,7 @@ class PassReport:
     before: JSON
     after: Reachability
     resynthesis: Resynthesis
-    undo: str = ""  # what `restore --pass` takes to undo this pass: its date, or its stamp
+    pass_id: str = ""  # what `restore --pass` takes to undo this pass (its stamp)
     undo_problem: str = ""  # why the pass could not be recorded for a whole undo
     notes: tuple[str, ...] = ()  # the plan's notes (an unreadable repo, rebuild advice)
 
@@ -43,15 +43,18 @@ class PassReport:
 
 
 def finish_pass(root: Path, plan: Plan, verdicts: Sequence[Verdict], repairs: Sequence[JSON],
-                *, snapshot: Snapshot, now: dt.datetime) -> PassReport:
-    """Apply, audit, rescan and re-synthesise; returns everything the summary shows."""
+                *, snapshot: Snapshot, now: dt.datetime,
+                kept: Collection[str] = ()) -> PassReport:
+    """Apply, audit, rescan and re-synthesise; returns everything the summary shows.
+    `kept`: the entries a person chose to keep as they are (logged apart from the ones
+    left for a later pass)."""
     outcome = apply_verdicts(root, plan, verdicts, repairs, snapshot=snapshot, now=now)
     record_audit(root, plan, outcome, snapshot=snapshot, now=now)
-    record_pass_marks(root, plan.entries, pending(plan, verdicts), now=now)
+    record_pass_marks(root, plan.entries, pending(plan, verdicts), now=now, kept=kept)
     try:  # after every write of the pass, so a whole undo takes all of them back
-        undo, problem = record_pass(root, snapshot, now, outcome.applied), ""
+        pass_id, problem = record_pass(root, snapshot, now, outcome.applied, "run"), ""
     except RefusedError as err:
-        undo, problem = "", str(err)
+        pass_id, problem = "", str(err)
     after_dir = load_memory_dir(root)
     register = [(r.register_id, r.tombstone) for r in read_log(root).rows]
     return PassReport(
@@ -59,26 +62,26 @@ def finish_pass(root: Path, plan: Plan, verdicts: Sequence[Verdict], repairs: Se
         skipped=tuple(outcome.skipped), warnings=tuple(outcome.warnings),
         pending=tuple(pending(plan, verdicts)), before=plan.reachability,
         after=scan(after_dir, register),
-        resynthesis=resynthesize(plan, after_dir, outcome.applied), undo=undo,
+        resynthesis=resynthesize(plan, after_dir, outcome.applied), pass_id=pass_id,
         undo_problem=problem, notes=plan.notes)
 
 
 def record_pass(root: Path, snapshot: Snapshot, now: dt.datetime,
-                applied: Sequence[Applied]) -> str:
+                applied: Sequence[Applied], command: str = "") -> str:
     """Keep what this pass changed (under the state directory) so it can be undone whole;
-    returns what `restore --pass` takes for it: the day, or the stamp when the day had more."""
+    returns its id, which `restore --pass` takes (never the day: a day can hold several
+    passes, and undoing them all took more than was asked)."""
     ids = tuple(a.register_id for a in applied if a.register_id and a.status == "done"
                 and a.op != "restore")
     day = now.date().isoformat()
     try:
         record = passrecord.save(root, snapshot.manifest, snapshot.path.name, day, ids,
-                                 known=_touched(applied))
+                                 known=_touched(applied), command=command)
     except OSError as err:  # everything is applied and logged; only the whole undo is missing
         raise RefusedError(f"could not record the pass for a whole undo ({err.strerror or err}"
                            f"{f': {err.filename}' if err.filename else ''}); every change is "
                            "applied and logged — restore its register ids one by one") from err
-    same_day = [r for r in passrecord.records(root) if r.date == day and r.undone is None]
-    return day if len(same_day) == 1 else record.stamp
+    return record.stamp
 
 
 def _touched(applied: Sequence[Applied]) -> set[str]:

@@ -1,8 +1,8 @@
 """Step 6 of the pass: a person reviews each proposed action. This is the review's state.
 
-The terminal screens live in the CLI; here is only what the keys mean, in which order the
-proposals come, and how a stopped review is saved and resumed, so the logic can be tested
-without a terminal and `--yes` can share it.
+The terminal screens live in the CLI; here is only what a decision is, the walk through
+the questions (`proposals.py` says which and in what order), and how a stopped review is
+resumed, so the logic can be tested without a terminal and `--yes` can share it.
 """
 
 from __future__ import annotations
@@ -12,16 +12,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from prune_memory.evidence.classes import Strength
-from prune_memory.model import JSON, Action, FindingCode
+from prune_memory.model import JSON, Action
 from prune_memory.plan import Inoculation, Plan, PlanEntry
+from prune_memory.procedure.proposals import Proposal, offered, review_items, strength
+
+__all__ = ["AUTO_APPLIED", "Choice", "Proposal", "ReviewSession", "Verdict", "auto_verdicts",
+           "offered", "proposed_verdict", "review_items", "strength", "tally"]
 
 AUTO_APPLIED = (Action.WITHDRAW, Action.WITHDRAW_INOCULATE, Action.INOCULATE)
-# Evidence that the memory is stale: git shows what it names changed (for a plan entry
-# that carries no strength of its own).
-_STALE = frozenset({FindingCode.PATH_DRIFT, FindingCode.COUNT_DRIFT, FindingCode.STATE_DRIFT,
-                    FindingCode.VERSION_DRIFT, FindingCode.NAME_DRIFT,
-                    FindingCode.DECISION_REVERSAL})
 
 
 class Choice(StrEnum):
@@ -31,6 +29,7 @@ class Choice(StrEnum):
     UPDATE = "update"
     KEEP = "keep"
     PROTECT = "protect"
+    REPAIR = "repair"  # an index repair accepted
     SKIP = "skip"
 
 
@@ -66,41 +65,13 @@ class Verdict:
                    reason=str(data.get("reason") or ""), sha256=str(data.get("sha256") or ""))
 
 
-def strength(entry: PlanEntry) -> int:
-    """How strong the evidence behind a proposal is: the plan's own figure (5 safety,
-    4 conflicts, 3 history, 2 shape, 1 wording), or for an entry without one, what its
-    findings show (secrets and poison, contradictions, staleness git shows)."""
-    if entry.strength:
-        return entry.strength
-    codes = {f.code for f in entry.findings}
-    if codes & {FindingCode.SECRET, FindingCode.POISON}:
-        return Strength.SAFETY
-    if FindingCode.CONTRADICTION in codes:
-        return Strength.CONFLICT
-    if codes & _STALE or entry.fidelity == "failed":
-        return Strength.HISTORY
-    return 0
-
-
-def review_items(plan: Plan, kept: Mapping[str, str] = {}) -> list[PlanEntry]:
-    """The proposals to ask about, strongest evidence first (plan order within a strength).
-    An entry kept before is not asked about again while its content is the same (`kept`:
-    file → sha)."""
-    return sorted(_asked(plan, kept), key=lambda entry: -strength(entry))
-
-
-def _asked(plan: Plan, kept: Mapping[str, str]) -> list[PlanEntry]:
-    return [e for e in plan.entries
-            if e.action is not Action.KEEP and kept.get(e.file) != e.sha256]
-
-
 @dataclass
 class ReviewSession:
-    """Walks the proposals; `back` revisits one, `stop` ends early (decisions kept)."""
+    """Walks the questions; `back` revisits one, `stop` ends early (decisions kept)."""
 
-    items: list[PlanEntry]
+    items: list[Proposal]
     position: int = 0
-    verdicts: dict[str, Verdict] = field(default_factory=dict)
+    verdicts: dict[str, Verdict] = field(default_factory=dict)  # by entry file or repair key
     quit: bool = False
 
     @classmethod
@@ -111,28 +82,55 @@ class ReviewSession:
     def resume(cls, plan: Plan, saved: Sequence[Verdict],
                kept: Mapping[str, str] = {}) -> ReviewSession:
         """The review as it was left: decisions about content that has not changed since
-        are taken up again; the first undecided proposal comes next."""
+        are taken up again; the first undecided question comes next."""
         session = cls.of(plan, kept)
-        current = {e.file: e.sha256 for e in session.items}
+        current = {p.key: p.sha256 for p in session.items}
+        current.update({p.partner.file: p.partner.sha256 for p in session.items if p.partner})
         session.verdicts = {v.file: v for v in saved if current.get(v.file) == v.sha256}
-        session.position = next((n for n, e in enumerate(session.items)
-                                 if e.file not in session.verdicts), len(session.items))
+        session.position = next((n for n, p in enumerate(session.items)
+                                 if not session.answered(p)), len(session.items))
         return session
 
     @property
-    def current(self) -> PlanEntry | None:
+    def current(self) -> Proposal | None:
         if self.quit or self.position >= len(self.items):
             return None
         return self.items[self.position]
 
     @property
     def finished(self) -> bool:
-        return all(e.file in self.verdicts for e in self.items)
+        return all(self.answered(p) for p in self.items)
 
-    def decide(self, verdict: Verdict) -> None:
-        entry = self.items[self.position]
-        self.verdicts[verdict.file] = replace(verdict, sha256=entry.sha256)
+    @property
+    def left(self) -> int:
+        """Questions after the one on screen."""
+        return max(len(self.items) - self.position - 1, 0)
+
+    def answered(self, item: Proposal) -> bool:
+        return item.key in self.verdicts
+
+    def decide(self, *verdicts: Verdict) -> None:
+        """The answer to the question on screen (one verdict per entry it is about)."""
+        self.settle(self.items[self.position], *verdicts)
         self.position += 1
+
+    def settle(self, item: Proposal, *verdicts: Verdict) -> None:
+        """Answer `item`, wherever it is in the queue (`a` answers a whole class)."""
+        shas = {item.key: item.sha256, **({item.partner.file: item.partner.sha256}
+                                          if item.partner else {})}
+        for verdict in verdicts:
+            self.verdicts[verdict.file] = replace(verdict, sha256=shas.get(verdict.file, ""))
+
+    def advance(self) -> None:
+        """On to the next question not answered yet (or the end)."""
+        self.position = next((n for n in range(self.position, len(self.items))
+                              if not self.answered(self.items[n])), len(self.items))
+
+    def same_class(self) -> list[Proposal]:
+        """This question and every later undecided one of its class."""
+        here = self.items[self.position]
+        return [p for p in self.items[self.position:]
+                if p.group == here.group and not self.answered(p)]
 
     def back(self) -> None:
         self.position = max(self.position - 1, 0)
@@ -141,14 +139,26 @@ class ReviewSession:
         self.quit = True
 
     def decided(self) -> list[Verdict]:
-        """Verdicts in review order (a revisited entry keeps its last verdict)."""
-        return [self.verdicts[e.file] for e in self.items if e.file in self.verdicts]
+        """Verdicts in review order (a revisited question keeps its last verdict)."""
+        return [self.verdicts[f] for p in self.items
+                for f in (p.key, *(p.files[1:] if p.partner else ())) if f in self.verdicts]
 
     def to_apply(self) -> list[Verdict]:
-        return [v for v in self.decided() if v.writes]
+        """The changes to memories (index repairs go apart: `repairs`)."""
+        return [v for v in self.decided() if v.writes and v.choice is not Choice.REPAIR]
+
+    def repairs(self) -> list[JSON]:
+        return [p.repair for p in self.items if p.repair is not None
+                and self.verdicts.get(p.key, Verdict(p.key, Choice.SKIP)).choice
+                is Choice.REPAIR]
 
     def kept(self) -> list[Verdict]:
         return [v for v in self.decided() if v.choice is Choice.KEEP]
+
+    def skipped(self) -> list[str]:
+        """The entries left undecided (asked again next pass)."""
+        return [f for p in self.items if p.entry is not None for f in p.files
+                if self.verdicts.get(f, Verdict(f, Choice.SKIP)).choice is Choice.SKIP]
 
 
 def tally(verdicts: Sequence[Verdict]) -> Counter[str]:
@@ -164,14 +174,6 @@ def tally(verdicts: Sequence[Verdict]) -> Counter[str]:
         if verdict.choice is Choice.PROTECT:
             counts["protection"] += 1
     return counts
-
-
-def offered(entry: PlanEntry) -> Action:
-    """What the review offers for `entry`: the plan's action, or for an entry held for
-    review, what its evidence suggests."""
-    if entry.action is Action.REVIEW and entry.suggested_action is not None:
-        return entry.suggested_action
-    return entry.action
 
 
 def proposed_verdict(entry: PlanEntry) -> Verdict:
@@ -191,7 +193,8 @@ def auto_verdicts(plan: Plan,
                   kept: Mapping[str, str] = {}) -> tuple[list[Verdict], list[PlanEntry]]:
     """`--yes`: accept every withdrawal and inoculation not kept before; the rest waits.
     In plan order (not the review's), so register ids follow the plan."""
-    asked = _asked(plan, kept)
+    asked = [e for e in plan.entries
+             if e.action is not Action.KEEP and kept.get(e.file) != e.sha256]
     accepted = [proposed_verdict(e) for e in asked if e.action in AUTO_APPLIED]
     pending = [e for e in asked if e.action not in AUTO_APPLIED]
     return accepted, pending

@@ -64,15 +64,30 @@ def kept_entries(root: Path) -> dict[str, str]:
             if isinstance(item, dict)}
 
 
-def remember_keeps(root: Path, verdicts: Sequence[Verdict], now: datetime) -> None:
-    """Add these keeps to the ledger (a later keep of new content replaces the old one)."""
+def remember_keeps(root: Path, verdicts: Sequence[Verdict], now: datetime,
+                   pass_id: str = "") -> None:
+    """Add these keeps to the ledger (a later keep of new content replaces the old one),
+    with the pass they were made in, so undoing that pass can take them back too."""
     if not verdicts:
         return
     path = reviews_dir(root) / KEPT
     data = _read(path) or {}
     for verdict in verdicts:
-        data[verdict.file] = {"sha256": verdict.sha256, "kept_on": now.date().isoformat()}
+        data[verdict.file] = {"sha256": verdict.sha256, "kept_on": now.date().isoformat(),
+                              **({"pass": pass_id} if pass_id else {})}
     _write(path, data)
+
+
+def forget_keeps(root: Path, pass_id: str) -> list[str]:
+    """Drop the keeps made in pass `pass_id` (it is being undone: its review is asked
+    again); the files whose keep was dropped."""
+    path = reviews_dir(root) / KEPT
+    data = _read(path) or {}
+    dropped = sorted(file for file, item in data.items()
+                     if isinstance(item, dict) and item.get("pass") == pass_id)
+    if dropped:
+        _write(path, {file: item for file, item in data.items() if file not in dropped})
+    return dropped
 
 
 def _read(path: Path) -> JSON | None:

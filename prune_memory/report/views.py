@@ -80,15 +80,13 @@ def _findings(reach: Reachability) -> list[tuple[str, str, str | Text]]:
     return rows
 
 
-def where_view(loc: Location) -> RenderableType:
-    table = Table(show_header=False)
-    table.add_column("key")
-    table.add_column("value", overflow="fold")
-    for key, value in (("project", loc.project), ("git root", loc.git_root or "(not a git repo)"),
-                       ("name", loc.name), ("memory dir", loc.memory_dir),
-                       ("found by", loc.source), ("exists", "yes" if loc.exists else "no")):
-        table.add_row(key, str(value))
-    return table
+def where_lines(loc: Location, *, aligned: bool) -> list[str]:
+    """Key and value per line: aligned for a terminal, tab-separated for a pipe. Never a
+    table: a path is what people copy, and a table folds or cuts it to the width."""
+    rows = (("project", loc.project), ("git root", loc.git_root or "(not a git repo)"),
+            ("name", loc.name), ("memory dir", loc.memory_dir), ("found by", loc.source),
+            ("exists", "yes" if loc.exists else "no"))
+    return [f"{key:<10}  {value}" if aligned else f"{key}\t{value}" for key, value in rows]
 
 
 def status_view(rows: Sequence[ProjectStatus]) -> RenderableType:

@@ -71,12 +71,17 @@ def test_a_person_can_flag_and_nothing_is_applied_to_it(cli: Cli, tmp_path: Path
     assert cli("unflag", root / "review_a.md", "--reason", "x", *NOW).code == 2
 
 
-def test_proposals_left_in_place_get_kept_rows(cli: Cli, tmp_path: Path) -> None:
+def test_proposals_left_in_place_are_logged_as_skipped_or_flagged(cli: Cli,
+                                                                   tmp_path: Path) -> None:
+    """`--yes` leaves them for a later pass: `skipped`, never `kept` (a person keeps), and a
+    secret's row says it is flagged."""
     root = _memory(tmp_path)
     _run(cli, root, tmp_path)
-    kept = {c.entry: c.reason for c in read_log(root).changes if c.change == "kept"}
-    assert set(kept) == {"`chatter.md`", "`deploy.md`", "`review_a.md`", "`review_b.md`"}
-    assert kept["`deploy.md`"].startswith("proposed flag (secret)")
-    assert "not applied in this pass" in kept["`review_a.md`"]
+    rows = {c.entry: (c.change, c.reason) for c in read_log(root).changes
+            if c.change in ("kept", "skipped", "flagged")}
+    assert set(rows) == {"`chatter.md`", "`deploy.md`", "`review_a.md`", "`review_b.md`"}
+    assert rows["`deploy.md`"][0] == "flagged" and "secret" in rows["`deploy.md`"][1]
+    assert rows["`review_a.md`"] == ("skipped", rows["`review_a.md`"][1])
+    assert rows["`review_a.md`"][1].startswith("skipped (left for a later pass): proposed")
     # session chatter is a suggestion held for a person: left in place, with its kept row
     assert (root / "chatter.md").exists()

@@ -1,4 +1,4 @@
-"""`hook install|uninstall|gate|record-read` and `skill install` through the CLI."""
+"""`hook install|uninstall|gate|record-read` and `skill install|uninstall` through the CLI."""
 
 from __future__ import annotations
 
@@ -100,6 +100,53 @@ def test_skill_install(cli: Cli, home: Path, tmp_path: Path) -> None:
     project = cli("skill", "install", "--project", tmp_path)
     assert project.code == 0
     assert (tmp_path / ".claude" / "skills" / "prune-memory" / "SKILL.md").is_file()
+
+
+def test_the_skill_runs_the_same_absolute_command_as_the_hook(cli: Cli, home: Path) -> None:
+    """A bare `prune-memory` in the skill breaks for a virtualenv: Claude Code's PATH lacks
+    its bin/. The hook already wrote the absolute command; the skill now does too."""
+    assert cli("hook", "install", "--user").code == 0
+    gate = json.loads((home / "settings.json").read_text())["hooks"]["PreToolUse"][0][
+        "hooks"][0]["command"]
+    command = gate.split(" hook gate")[0]
+    assert command == shlex.join(installed_command())
+    assert cli("skill", "install", "--user").code == 0
+    text = (home / "skills" / "prune-memory" / "SKILL.md").read_text(encoding="utf-8")
+    assert f"Bash({command} plan:*)" in text and f"{command} plan --json" in text
+    runs = [line for line in text.splitlines() if "prune-memory " in line
+            and any(f"prune-memory {c}" in line for c in ("plan", "run", "withdraw", "scan"))]
+    assert runs == [], "every command in the skill is the absolute one"
+    bad = cli("skill", "install", "--user", "--executable", "/nonexistent/prune-memory")
+    assert bad.code == 2 and "nothing changed" in bad.err
+
+
+def test_skill_uninstall_removes_it_and_keeps_a_copy(cli: Cli, home: Path) -> None:
+    skill = home / "skills" / "prune-memory" / "SKILL.md"
+    assert "no prune-memory skill in" in cli("skill", "uninstall").out
+    cli("skill", "install", "--user")
+    written = skill.read_bytes()
+    removed = cli("skill", "uninstall", "--user")
+    assert removed.code == 0 and f"skill removed from {skill}" in removed.out
+    assert not skill.exists() and not skill.parent.exists()
+    backup = removed.out.split("backup of the previous file: ")[1].strip()
+    assert Path(backup).read_bytes() == written and not Path(backup).is_relative_to(home)
+
+
+def test_local_keeps_its_promise_the_file_stays_out_of_git(cli: Cli, home: Path,
+                                                           tmp_path: Path) -> None:
+    project = tmp_path / "app"
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    (project / "README.md").write_text("app\n")
+    result = cli("hook", "install", "--local", "--project", project, "--no-check")
+    assert result.code == 0 and "kept out of git by" in " ".join(result.out.split())
+    status = subprocess.run(["git", "-C", str(project), "status", "--porcelain",
+                             "--untracked-files=all"], capture_output=True, text=True,
+                            check=True).stdout
+    assert ".claude" not in status and "README.md" in status  # ignored; nothing else moved
+    again = cli("hook", "install", "--local", "--project", project, "--no-check")
+    assert "git already ignores it" in again.out
+    exclude = (project / ".git" / "info" / "exclude").read_text()
+    assert exclude.count("/.claude/settings.local.json") == 1
 
 
 def test_gate_and_record_read_run_in_process(cli: Cli, home: Path,

@@ -29,7 +29,6 @@ HEALTHY = {"a.md": ("Builds use make.", RECENT), "b.md": ("Tests use pytest.", R
 BROKEN: dict[str, dict[str, tuple[str, str]]] = {
     "secret": {"a.md": (f"Bot token {SLACK}", RECENT)},
     "no-provenance": {"a.md": ("Builds use make.", "modified: 2026-11-01T10:00:00Z\n")},
-    "stale": {"a.md": ("Builds use make.", "modified: 2025-02-01T00:00:00Z\nsource: s\n")},
     "poison": {"a.md": ("Limits are 10 rps.", RECENT + "trust: untrusted\n")},
     "duplicate": {"a.md": ("Builds use make.", RECENT), "b.md": ("builds use MAKE", RECENT)},
 }
@@ -48,6 +47,17 @@ def test_each_violation_exits_1(cli: Cli, tmp_path: Path, check: str) -> None:
     assert result.code == 1, result.err
     data = json.loads(result.out)
     assert [v["check"] for v in data["violations"]] == [check]
+
+
+def test_a_memory_directory_is_never_called_stale_by_age(cli: Cli, tmp_path: Path) -> None:
+    """The plan says age never decides; the lint said every feedback rule was stale (Claude
+    Code writes no date, and an old one is no evidence either)."""
+    old = {"feedback_a.md": ("Always run the tests before a push.", "source: s\n"),
+           "feedback_b.md": ("Squash merges only.", "modified: 2023-02-01T00:00:00Z\n"
+                                                    "source: s\n")}
+    result = cli("lint", _memory(tmp_path / "m", old), "--json", *NOW)
+    assert result.code == 0, result.out
+    assert json.loads(result.out)["counts"]["stale"] == 0
 
 
 def test_over_cap_exits_1(cli: Cli, tmp_path: Path) -> None:

@@ -64,7 +64,7 @@ def test_sweep_apply_updates_reversibly_and_undoes_as_one_pass(
     lines = index.read_text().splitlines()
     assert "- [Package names](project_package_names.md) — cairn-api and cairn-web" in lines
     assert "- The cairn CLI is installed with pipx." in lines
-    assert "restore --pass 2026-11-29" in " ".join(result.out.split())
+    assert "restore --pass 20261129T120000Z" in " ".join(result.out.split())  # its id
     undo = cli("restore", "--pass", "2026-11-29", "--memory-dir", demo_memory)
     assert undo.code == 0, undo.err
     assert tree_hash(demo_memory) == start

@@ -134,8 +134,8 @@ def test_plan_markdown_format(cli: Cli, tmp_path: Path) -> None:
 
 
 def _rows(out: str) -> dict[str, str]:
-    return {line.split("│")[1].strip(): line for line in out.splitlines()
-            if line.count("│") > 2}
+    """Piped output: one tab-separated line per entry, the file first."""
+    return {line.split("\t")[0]: line for line in out.splitlines() if line.count("\t") > 2}
 
 
 def test_the_plan_table_is_short_for_a_keep_and_says_what_a_review_suggests(

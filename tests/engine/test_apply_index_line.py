@@ -144,6 +144,29 @@ def test_a_secret_in_the_line_leaves_the_directory_and_comes_back(tmp_path: Path
     assert (root / INDEX_FILE).read_bytes() == index
 
 
+def test_redacting_a_secret_in_a_line_keeps_its_other_facts_and_the_original_in_the_vault(
+        tmp_path: Path) -> None:
+    """The line is updated to its masked text: its other facts stay in the index; the
+    tombstone, in the memory directory, holds no secret; `restore` gives the line back
+    byte for byte, from the vault."""
+    from prune_memory.secrets.mask import mask_text
+
+    token = "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789"
+    line = f"- CI posts with {token}; builds take 4 minutes"
+    index = f"# M\n{line}\n- Deploys on Tuesdays\n".encode()
+    root = build(tmp_path / "memory", index)
+    entry = fact(root, "MEMORY.md#L2")
+    done = apply.update_entry(root, "MEMORY.md#L2", mask_text(line), reason="redacted",
+                              snapshot=take_snapshot(root, NOW), now=NOW,
+                              expected_sha256=entry.sha256, rule="secret")
+    now = (root / INDEX_FILE).read_text()
+    assert "- CI posts with [github-token ghp_… (40 chars)]; builds take 4 minutes" in now
+    assert "- Deploys on Tuesdays" in now
+    assert not [p for p in root.rglob("*") if p.is_file() and token.encode() in p.read_bytes()]
+    apply.restore(root, done.register_ids[0], now=NOW)
+    assert (root / INDEX_FILE).read_bytes() == index
+
+
 def test_a_line_changed_since_the_plan_is_refused(memory: Path) -> None:
     planned = fact(memory, "MEMORY.md#L5")
     (memory / INDEX_FILE).write_text(SECTIONS.replace("Tuesdays", "Wednesdays"))

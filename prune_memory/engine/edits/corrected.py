@@ -45,6 +45,13 @@ def annotated_body(raw: bytes, new_body: str, now: datetime) -> str:
     return annotate(old, new_body, now)
 
 
+def body_written(raw: bytes, new_body: str, rule: str, now: datetime) -> str:
+    """The body an update by `rule` writes: marked where a drift correction changed it.
+    Applying and every preview of an update (the review's diff, `plan --diff`) call this,
+    so the diff a person approves is the text written, marks included."""
+    return annotated_body(raw, new_body, now) if rule in CORRECTION_RULES else new_body
+
+
 def _marked(line: str, mark: str) -> str:
     bare = _MARK.sub("", line).rstrip()
     if bare.endswith("|") and bare.count("|") >= 2:  # a table row: inside its last cell

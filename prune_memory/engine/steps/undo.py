@@ -1,4 +1,5 @@
-"""The journalled undo of a whole pass: every file it touched back to the snapshot's bytes.
+"""The journalled undo of a whole pass: every file it touched back to the snapshot's bytes
+and modification time.
 
 Files the pass changed or removed are written back first (each body is then in its own
 file again), files it created are removed after, and folders it created are removed when
@@ -12,6 +13,7 @@ from pathlib import Path, PurePosixPath
 from prune_memory.engine.steps.kit import Step, StepOutcome
 from prune_memory.store.files import (
     StepConflict,
+    copy_times,
     ensure_file,
     remove_empty_folder,
     remove_if,
@@ -19,7 +21,7 @@ from prune_memory.store.files import (
     sha256,
     sha_or_none,
 )
-from prune_memory.store.snapshot import read_snapshot_file
+from prune_memory.store.snapshot import read_snapshot_file, stored_path
 
 
 def run_undo_pass(root: Path, step: Step) -> StepOutcome:
@@ -29,6 +31,8 @@ def run_undo_pass(root: Path, step: Step) -> StepOutcome:
     for rel, after, before in sorted(files, key=lambda f: f[2] is None):
         current = sha_or_none(root / rel)
         if current == before:
+            if before is not None:  # written back before a crash: its time may not be
+                copy_times(snapshot / stored_path(rel), root / rel)
             continue
         if current != after:
             raise StepConflict(f"{rel} changed while the pass was being undone; left as it is")
@@ -42,6 +46,7 @@ def run_undo_pass(root: Path, step: Step) -> StepOutcome:
             ensure_file(root / rel, data)
         else:  # only over what the pass left; a line appended meanwhile is kept
             replace_if(root / rel, str(after), data)
+        copy_times(snapshot / stored_path(rel), root / rel)
     for rel in sorted((_relative(d) for d in step.get("dirs", [])), key=len, reverse=True):
         remove_empty_folder(root / rel)
     return StepOutcome("undo", step["file"], "done", f"{len(files)} file(s) put back")
