@@ -14,21 +14,22 @@ from prune_memory.model import Finding, FindingCode
 # Every class a decision can name. The gate automates the measured ones
 # (`automation.MEASURED`) and any the user trusts in the config (`[automation] trust`).
 EVIDENCE_CLASSES = frozenset({
-    "path-renamed", "path-deleted", "lone-name-moved", "tracked-not-ignored",
-    "line-count-drift", "enum-drift", "count-drift", "release-drift", "version-drift",
-    "tool-replaced", "tool-dropped", "identifier-replaced", "identifier-removed",
-    "state-drift", "name-drift", "subject-deleted", "subject-closed", "plan-carried-out",
-    "plan-overtaken", "plan-built", "marked-done", "done-and-built", "redirect-stub",
-    "completed-work", "session-log", "session-chatter", "noise", "never-persist",
-    "exact-duplicate", "contained-duplicate", "claude-md-duplicate", "claude-md-overlap",
-    "abandoned-strategy", "decision-reversal", "compression-loss", "low-importance",
-    "prose-count-drift",
+    "path-renamed", "path-moved-edited", "path-deleted", "lone-name-moved",
+    "tracked-not-ignored", "line-count-drift", "enum-drift", "count-drift", "release-drift",
+    "version-drift", "tool-replaced", "tool-dropped", "identifier-replaced",
+    "identifier-removed", "state-drift", "name-drift", "subject-deleted", "subject-closed",
+    "plan-carried-out", "plan-overtaken", "plan-built", "marked-done", "done-and-built",
+    "redirect-stub", "completed-work", "session-log", "session-chatter", "noise",
+    "never-persist", "exact-duplicate", "contained-duplicate", "claude-md-duplicate",
+    "claude-md-overlap", "abandoned-strategy", "decision-reversal", "compression-loss",
+    "low-importance", "prose-count-drift",
 })
 
 
 # What each kind of evidence is, in a few words a reviewer reads after "the evidence is".
 EVIDENCE_WORDS = {
     "path-renamed": "a rename in git of the path it names",
+    "path-moved-edited": "a move in git of the path it names, with much of the file rewritten",
     "path-deleted": "the deletion in git of the path it names",
     "lone-name-moved": "a file of that name found elsewhere in the repo",
     "tracked-not-ignored": "a file it calls ignored that git tracks",
@@ -82,6 +83,9 @@ def evidence_words(evidence_class: str | None) -> str:
                         for part in evidence_class.split("+"))
 
 
+RENAMED_AT = 90  # git's similarity score of a rename that keeps the file what it was
+
+
 class Strength(IntEnum):
     """How much a kind of evidence proves, strongest last."""
 
@@ -100,7 +104,13 @@ def drift_class(finding: Finding) -> str:
             return "tracked-not-ignored"
         if ev.get("ambiguous"):
             return "lone-name-moved"
-        return "path-renamed" if "current_path" in ev else "path-deleted"
+        if "current_path" not in ev:
+            return "path-deleted"
+        similarity = ev.get("similarity", 100)
+        # moved nearly unchanged: the new path is the same file; moved and much rewritten,
+        # what the memory said of it may no longer hold
+        return "path-renamed" if not isinstance(similarity, int) or similarity >= \
+            RENAMED_AT else "path-moved-edited"
     if code is FindingCode.COUNT_DRIFT:
         if ev.get("kind") == "line-count":
             return "line-count-drift"

@@ -45,6 +45,7 @@ class Change:
     status: str
     path: str
     old_path: str | None = None
+    similarity: int | None = None  # a rename's or copy's score, 0-100
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,7 @@ class RenameHop:
     commit: str
     date: datetime
     sha: str = ""
+    similarity: int = 100  # how much of the file git found unchanged across the move
 
 
 @dataclass(frozen=True)
@@ -121,7 +123,8 @@ def _parse_changes(text: str) -> Iterator[Change]:
             i += 1
             continue
         if status[0] in "RC" and i + 2 < len(tokens):
-            yield Change(status[0], tokens[i + 2], tokens[i + 1])
+            score = int(status[1:]) if status[1:].isdigit() else None
+            yield Change(status[0], tokens[i + 2], tokens[i + 1], score)
             i += 3
         elif i + 1 < len(tokens):
             yield Change(status[0], tokens[i + 1])
@@ -193,7 +196,8 @@ def _renames_checked(commit: LoggedCommit, *, exact_only: bool = False) -> bool:
 def _record(events: _Events, seq: int, info: CommitInfo, change: Change,
             dir_moves: dict[str, list[RenameHop]], dir_deletes: dict[str, DeletionFact]) -> None:
     if change.status == "R" and change.old_path is not None:
-        hop = RenameHop(change.old_path, change.path, info.short, info.date, info.sha)
+        hop = RenameHop(change.old_path, change.path, info.short, info.date, info.sha,
+                        change.similarity if change.similarity is not None else 100)
         events.renamed_from[change.old_path] = (seq, hop)
         events.added[change.path] = seq
         for parent in parents(change.old_path):

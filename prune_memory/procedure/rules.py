@@ -113,9 +113,19 @@ def session_log(ev: Evidence) -> Decision | None:
         evidence_class="session-log", strength=Strength.SHAPE) if found else None
 
 
+# A to-do names work still to do: a plan, which history may show done (an update), not junk.
+PLAN_LINES = frozenset({"todo-lines"})
+
+
+def _only_plans(finding: Finding) -> bool:
+    reasons = finding.evidence.get("reasons")
+    return isinstance(reasons, list) and bool(reasons) and set(reasons) <= PLAN_LINES
+
+
 def noise(ev: Evidence) -> Decision | None:
     """What the noise score calls junk or a bare status line ("Step 3 done")."""
-    found = tuple(f for f in ev.of(C.NOISE, C.EPHEMERAL) if "score" in f.evidence)
+    found = tuple(f for f in ev.of(C.NOISE, C.EPHEMERAL) if "score" in f.evidence
+                  and not _only_plans(f))
     return Decision(Action.WITHDRAW, "1-ephemeral", _because(
         "Diagnostic output or chatter, not knowledge", found),
         evidence_class="noise", strength=Strength.SHAPE) if found else None

@@ -234,3 +234,10 @@ def test_marked_done_with_its_work_in_the_repo_is_proven_by_history() -> None:
     assert (decision.suggested, decision.evidence_class) == (Action.WITHDRAW, "done-and-built")
     assert decide(ev(C.LOW_UTILITY, evidence={"kind": "marked-done", "says": "DONE"})
                   ).evidence_class == "marked-done"
+
+
+def test_a_to_do_is_a_plan_not_noise() -> None:
+    todo = ev(C.EPHEMERAL, evidence={"score": 0.8, "reasons": ["todo-lines"]})
+    assert outcome(todo) == (Action.KEEP, None)
+    trace = ev(C.NOISE, evidence={"score": 0.9, "reasons": ["stack-trace"]})
+    assert suggestion(trace)[1:] == (Action.WITHDRAW, "1-ephemeral", "noise")

@@ -120,7 +120,7 @@ def _drift_of(mention: PathMention, found: RenameFact | DeletionFact,
     story = _rename_story(found)
     evidence = said(mention.path, found.current or "not tracked",
                     **commit_fields(ctx, found.sha or found.commit))
-    evidence["chain"] = [{"from": h.old, "to": h.new,
+    evidence["chain"] = [{"from": h.old, "to": h.new, "similarity": h.similarity,
                           **commit_fields(ctx, h.sha or h.commit)} for h in found.hops]
     if found.deleted is not None:
         evidence["deleted"] = commit_fields(ctx, found.deleted.sha or found.deleted.commit)
@@ -128,6 +128,7 @@ def _drift_of(mention: PathMention, found: RenameFact | DeletionFact,
     if found.current is None:
         return _contradicted(mention, story, message, evidence)
     evidence["current_path"] = found.current
+    evidence["similarity"] = min(h.similarity for h in found.hops)
     new = _successor(mention.path, found)
     return _contradicted(mention, story, message, evidence, *_fixes(mention, new))
 

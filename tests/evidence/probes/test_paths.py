@@ -154,3 +154,19 @@ def test_a_name_tracked_twice_is_not_deleted_because_a_third_copy_was(tmp_path: 
     assert report.findings["a.md"] == ()
     (claim,) = report.claims["a.md"]
     assert claim.verdict is Verdict.CONFIRMED and "several places" in claim.note
+
+
+def test_a_move_keeps_how_much_of_the_file_git_found_unchanged(tmp_path: Path) -> None:
+    from prune_memory.evidence.classes import drift_class
+    repo = GitRepo(tmp_path / "other")
+    body = "".join(f"line {n}\n" for n in range(40))
+    repo.write({"src/same.py": body, "src/edited.py": body}).commit("start")
+    repo.mv("src/same.py", "lib/same.py").mv("src/edited.py", "lib/edited.py")
+    repo.write({"lib/edited.py": body[:300] + "".join(f"new {n}\n" for n in range(25))})
+    repo.commit("move, and rewrite one")
+    report = run(repo, entry("a.md", "See `src/same.py` and `src/edited.py`.\n"))
+    by_path = {f.evidence["claim"]: f for f in report.findings["a.md"]}
+    assert by_path["src/same.py"].evidence["similarity"] == 100
+    assert drift_class(by_path["src/same.py"]) == "path-renamed"
+    assert by_path["src/edited.py"].evidence["similarity"] < 90
+    assert drift_class(by_path["src/edited.py"]) == "path-moved-edited"
