@@ -1,12 +1,14 @@
 """Measure the plan's judgment on real memory directories with expert labels.
 
-    python bench/calibrate.py EXE CORPUS_ROOT LABELS [--out references/judgment.md]
+    python bench/calibrate.py EXE CORPUS_ROOT LABELS [CORPUS_ROOT LABELS ...]
+                              [--out references/judgment.md]
 
-CORPUS_ROOT holds `<name>/memory` and `<name>/repo` (see the corpus's `setup.sh`);
-LABELS maps each name to `{file: {"label", "ok", "why"}}`. For every evidence class the
-plan names, it counts what the class proposed and whether an expert accepts it, both for
+Each CORPUS_ROOT holds `<name>/memory` and `<name>/repo` (see each corpus's `setup.sh`:
+`../shared/corpus` and the project's own `bench/corpus`); LABELS maps each name to
+`{file: {"label", "ok", "why"}}`. For every evidence class the plan names, it counts what
+the class proposed, whether an expert accepts it, and from how many folders, both for
 actions the plan automates and for suggestions it leaves to review. That table is what
-decides which classes `run --yes` may apply (`prune_memory/judgment/automation.py`).
+decides which classes `run --yes` may apply (`prune_memory/procedure/automation.py`).
 Only counts are written: no text of the corpus reaches the output.
 """
 
@@ -32,6 +34,7 @@ class Tally:
     right: int = 0
     wrong: int = 0
     unjudged: int = 0
+    folders: set[str] = field(default_factory=set)
 
     @property
     def total(self) -> int:
@@ -55,6 +58,8 @@ class Score:
     failed: list[str] = field(default_factory=list)
     per_dir: list[str] = field(default_factory=list)
     missed_by_label: Counter[str] = field(default_factory=Counter)
+    needing_action: int = 0
+    automated_right: int = 0
 
     def total(self, table: dict[str, Tally]) -> Tally:
         out = Tally()
@@ -88,8 +93,10 @@ def class_of(entry: dict[str, object]) -> str:
     return str(entry.get("evidence_class") or entry.get("rule") or "none")
 
 
-def tally(table: dict[str, Tally], key: str, action: str, label: dict[str, object] | None) -> None:
+def tally(table: dict[str, Tally], key: str, action: str, label: dict[str, object] | None,
+          folder: str = "") -> None:
     item = table.setdefault(key, Tally())
+    item.folders.add(folder)
     if label is None:
         item.unjudged += 1
     elif action in label["ok"]:  # type: ignore[operator]
@@ -108,22 +115,31 @@ def score_dir(score: Score, name: str, plan: dict[str, object],
         actions[file] = action
         label = labels.get(file)
         if action in AUTOMATED:
-            tally(score.automated, class_of(entry), action, label)
+            tally(score.automated, class_of(entry), action, label, name)
         suggested = entry.get("suggested_action")
         proposed = suggested if action == "review" and isinstance(suggested, str) else action
         if proposed != "keep":
-            tally(score.by_rule, str(entry.get("rule")), str(proposed), label)
+            tally(score.by_rule, str(entry.get("rule")), str(proposed), label, name)
         if action == "review" and isinstance(suggested, str) and suggested in AUTOMATED:
-            tally(score.suggested, class_of(entry), suggested, label)
+            tally(score.suggested, class_of(entry), suggested, label, name)
     reach = plan.get("reachability") or {}
     for dangling in reach.get("dangling", []) if isinstance(reach, dict) else []:
         if isinstance(dangling, dict) and "line" in dangling:
-            actions.setdefault(f"MEMORY.md#L{dangling['line']}", "drop-dangling")
+            key = f"MEMORY.md#L{dangling['line']}"
+            actions.setdefault(key, "drop-dangling")
+            label = labels.get(key)
+            # dropping a dangling pointer is that line's withdrawal
+            tally(score.automated, "dangling-pointer", "withdraw", label, name)
     errors = plan.get("errors", [])
     score.rejected += len(errors) if isinstance(errors, list) else 0
     found = missed = alarms = keep_only = 0
     for file, label in labels.items():
         acted = actions.get(file, "keep") != "keep"
+        if label.get("label") != "keep":
+            score.needing_action += 1
+            done = actions.get(file, "keep")
+            done = "withdraw" if done == "drop-dangling" else done
+            score.automated_right += done in AUTOMATED and done in label["ok"]  # type: ignore[operator]
         if needs_action(label):
             found += acted
             missed += not acted
@@ -164,9 +180,12 @@ def pct(value: float | None) -> str:
 
 
 def table(rows: dict[str, Tally], key: str = "evidence class") -> list[str]:
-    out = [f"| {key} | proposals | right | wrong | precision |", "|---|---|---|---|---|"]
+    out = [f"| {key} | proposals | right | wrong | precision | folders |",
+           "|---|---|---|---|---|---|"]
     for key, t in sorted(rows.items(), key=lambda kv: (-kv[1].total, kv[0])):
-        out.append(f"| `{key}` | {t.total} | {t.right} | {t.wrong} | {pct(t.precision)} |")
+        folders = len(t.folders - {""})
+        out.append(f"| `{key}` | {t.total} | {t.right} | {t.wrong} | {pct(t.precision)} "
+                   f"| {folders} |")
     return out
 
 
@@ -186,7 +205,10 @@ def render(score: Score) -> str:
         f"(precision {pct(auto.precision)}); labelled problems surfaced {score.found} of "
         f"{score.found + score.missed} (recall {recall:.2f}); keep-only entries sent to "
         f"review or flagged {score.false_alarms} of {score.keep_only}; real files rejected "
-        f"{score.rejected}; directories that failed to plan {len(score.failed)}.",
+        f"{score.rejected}; directories that failed to plan {len(score.failed)}. Entries "
+        f"the labels say need action that are acted on automatically and rightly: "
+        f"{score.automated_right} of {score.needing_action} "
+        f"({score.automated_right / max(score.needing_action, 1):.2f}).",
         "",
         "## Automated actions (what `plan` proposes and `run --yes` may apply)",
         "",
@@ -219,20 +241,23 @@ def render(score: Score) -> str:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("exe")
-    parser.add_argument("root", type=Path)
-    parser.add_argument("labels", type=Path)
+    parser.add_argument("corpora", nargs="+", help="CORPUS_ROOT LABELS pairs")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
-    labels = json.loads(args.labels.read_text(encoding="utf-8"))
+    if len(args.corpora) % 2:
+        parser.error("give each corpus as a CORPUS_ROOT and its LABELS file")
     score = Score()
-    for name, dir_labels in labels.items():
-        if name.startswith("_"):
-            continue
-        plan = run_plan(args.exe, args.root, name)
-        if plan is None:
-            score.failed.append(name)
-            continue
-        score_dir(score, name, plan, dir_labels)
+    pairs = zip(args.corpora[::2], args.corpora[1::2], strict=True)
+    for root, labels_file in pairs:
+        labels = json.loads(Path(labels_file).read_text(encoding="utf-8"))
+        for name, dir_labels in labels.items():
+            if name.startswith("_"):
+                continue
+            plan = run_plan(args.exe, Path(root), name)
+            if plan is None:
+                score.failed.append(name)
+                continue
+            score_dir(score, name, plan, dir_labels)
     text = render(score)
     if args.out:
         args.out.write_text(text, encoding="utf-8")

@@ -204,6 +204,9 @@ class Entry:
     modified: datetime | None = None
     links: tuple[Link, ...] = ()
     index_lines: tuple[int, ...] = ()
+    # How the file was read when not as written: its frontmatter was not valid YAML and was
+    # read line by line, as Claude Code reads it ("" when it parsed).
+    read_leniently: str = ""
 
     @property
     def text(self) -> str:

@@ -57,8 +57,16 @@ def contained_pairs(texts: Sequence[str], kinds: Sequence[str] = (), *,
     for position, words in enumerate(sets):
         for word in words:
             postings[word].append(position)
+    same_key: dict[str, list[int]] = defaultdict(list)
+    for position, key in enumerate(keys):
+        same_key[key].append(position)
     for inner, words in enumerate(sets):
         if len(words) < MIN_WORDS:
+            # too short to be contained by chance-free evidence; a copy but for articles
+            # and punctuation is still a copy
+            for outer in same_key[keys[inner]]:
+                if outer < inner and (not kinds or kinds[outer] == kinds[inner]) and words:
+                    yield Contained(inner, outer, True)
             continue
         rarest = min(words, key=lambda w: (frequency[w], w))
         for outer in postings[rarest][:MAX_CANDIDATES]:

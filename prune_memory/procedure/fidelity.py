@@ -97,14 +97,20 @@ def _contained(data: ComparedTexts, protected: frozenset[str], threshold: float,
             continue  # a near-duplicate: shown side by side to merge, with the others
         if inner.file in protected:
             continue
-        how = ("says the same but for articles and punctuation as" if pair.same
-               else "says nothing that is not also in the longer")
+        if pair.same:  # not identical, so not proven one copy: a person merges them
+            found[inner.file].append(Finding(
+                code=FindingCode.NEAR_DUPLICATE,
+                message=f"says the same as {outer.file} but for articles and punctuation; "
+                        "read both and keep one",
+                evidence={"kind": "article-copy", **pair_texts(data, pair.inner, pair.outer),
+                          "suggested_keep": outer.file, **written_dates(inner, outer)},
+                related=(outer.file,)))
+            continue
         found[inner.file].append(Finding(
             code=FindingCode.DUPLICATE,
-            message=f"{how} {outer.file}, which is kept",
-            evidence={"kind": "exact-duplicate" if pair.same else "contained-duplicate",
-                      **pair_texts(data, pair.inner, pair.outer), "survivor": outer.file,
-                      **written_dates(inner, outer)},
+            message=f"says nothing that is not also in the longer {outer.file}, which is kept",
+            evidence={"kind": "contained-duplicate", **pair_texts(data, pair.inner, pair.outer),
+                      "survivor": outer.file, **written_dates(inner, outer)},
             related=(outer.file,)))
 
 

@@ -144,6 +144,12 @@ def merge_findings(*checks: Mapping[str, tuple[Finding, ...]]) -> dict[str, tupl
 
 def _own_checks(entry: Entry) -> list[Finding]:
     found = list(check_utility(entry))
+    if entry.read_leniently:
+        found.append(Finding(
+            FindingCode.MALFORMED,
+            f"its frontmatter is not valid YAML ({entry.read_leniently}); it was read line by "
+            "line, as Claude Code reads it: quote the value that breaks it",
+            evidence={"kind": "lenient-frontmatter", "error": entry.read_leniently}))
     log = session_log_finding(entry)
     if log is not None:
         found.append(log)

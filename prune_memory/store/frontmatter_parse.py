@@ -37,6 +37,7 @@ class ParsedFile:
     body: str
     has_frontmatter: bool
     lenient: bool = False  # the YAML was not strict; read line by line, as Claude Code does
+    problem: str = ""  # why it was read leniently: YAML's own first line
 
 
 def parse_memory_text(name: str, text: str) -> ParsedFile:
@@ -70,7 +71,8 @@ def _lenient(name: str, raw_meta: str, body: str, err: yaml.YAMLError) -> Parsed
     meta = read_lenient(raw_meta)
     if not meta:
         raise FileLoadError(name, f"malformed YAML frontmatter: {_first_line(err)}") from err
-    return ParsedFile(meta=meta, body=body.strip(), has_frontmatter=True, lenient=True)
+    return ParsedFile(meta=meta, body=body.strip(), has_frontmatter=True, lenient=True,
+                      problem=_first_line(err))
 
 
 def _load_yaml(raw_meta: str) -> Any:

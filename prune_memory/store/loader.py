@@ -68,6 +68,7 @@ def load_topic(root: Path, name: str) -> Entry:
         memory_type=memory_type(meta), frontmatter=meta, body=parsed.body,
         sha256=hashlib.sha256(raw).hexdigest(), size=len(raw), mtime=_mtime(root / name),
         modified=parse_timestamp(meta.get("modified")), links=find_links(parsed.body),
+        read_leniently=parsed.problem if parsed.lenient else "",
     )
 
 

@@ -235,7 +235,19 @@ def test_copies_differing_only_in_articles_and_punctuation(planner: Planner,
     flagged = [entry_of(plan, f) for f in ("a.md", "b.md")]
     assert sorted(e.action.value for e in flagged) == ["keep", "review"]
     loser = next(e for e in flagged if e.action is Action.REVIEW)
-    assert loser.evidence_class == "exact-duplicate"
+    # not identical once case, punctuation and spacing are set aside: a person merges them
+    assert loser.evidence_class == "near-duplicate"
+
+
+def test_a_short_copy_but_for_an_article_is_offered_for_review(planner: Planner,
+                                                               repo: GitRepo) -> None:
+    start(repo)
+    plan = planner({
+        "a.md": memory_file("a", "User prefers kebab-case for file names.", type_="user"),
+        "b.md": memory_file("b", "The user prefers kebab-case for file names!", type_="user")})
+    later = entry_of(plan, "b.md")
+    assert (later.action, later.evidence_class) == (Action.REVIEW, "near-duplicate")
+    assert entry_of(plan, "a.md").action is Action.KEEP
 
 
 def test_a_drifted_line_count_is_corrected_without_review(planner: Planner,
@@ -246,6 +258,13 @@ def test_a_drifted_line_count_is_corrected_without_review(planner: Planner,
     assert (line.action, line.evidence_class) == (Action.UPDATE, "line-count-drift")
     assert line.proposed_text == "- `util.py` (40 lines) — helpers"
     assert "wc -l" in messages(line)
+
+
+def test_the_lines_a_change_touched_are_no_file_size(planner: Planner, repo: GitRepo) -> None:
+    repo.write({"util.py": "".join(f"x{n} = {n}\n" for n in range(40))}).commit("grow util")
+    plan = planner({"changelog.md": memory_file("changelog", "## 2026-05-20\n\n- **Files:** "
+                                                "`util.py` (1 line), `app.py` (+30 lines)\n")})
+    assert "line-count" not in messages(entry_of(plan, "changelog.md"))
 
 
 def test_a_path_said_to_be_gitignored_that_git_tracks(planner: Planner, repo: GitRepo) -> None:
@@ -267,3 +286,13 @@ def test_a_fact_with_sub_bullets_is_never_changed_for_you(planner: Planner,
     fact = entry_of(plan, "MEMORY.md#L2")
     assert (fact.action, fact.suggested_action) == (Action.REVIEW, Action.UPDATE)
     assert fact.evidence_class == "line-count-drift"
+
+
+def test_frontmatter_that_is_no_yaml_is_read_and_says_so(planner: Planner, repo: GitRepo) -> None:
+    start(repo)
+    plan = planner({"c.md": "---\nname: [unclosed\ndescription: deploy notes\ntype: project\n"
+                            "---\nThe deploy runs nightly.\n"})
+    entry = entry_of(plan, "c.md")
+    assert entry.name == "[unclosed" and entry.memory_type == "project"
+    (found,) = [f for f in entry.findings if f.code.value == "malformed"]
+    assert "not valid YAML" in found.message and found.evidence["kind"] == "lenient-frontmatter"

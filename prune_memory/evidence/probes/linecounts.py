@@ -34,6 +34,11 @@ _SIZED = re.compile(
     r"|[ \t]*[—–,:-][ \t]*(?P<approx2>~|≈|about |around )?(?P<num2>\d{1,3}(?:,\d{3})+|\d+)"
     r"[ \t]*(?P<unit2>lines?|LOC|loc|行)\b)")
 TOLERANCE = 0.25  # a size written from memory is rarely exact; a quarter off is drift
+# A line that reports a change ("**Files:** `a.tsx` (+300 lines), `b.py` (1 line)"): its
+# numbers count what the change touched, not how long each file is.
+_CHANGE_LINE = re.compile(r"(?<![\w.])[+−-]\d+(?:\s*/\s*[−-]\d+)?\s*(?:lines?|LOC)\b|"
+                          r"^\W*(?:files?|changed|changes|diff|touched|modified)\W*[:：]",
+                          re.IGNORECASE | re.MULTILINE)
 MAX_BYTES = 4_000_000
 
 
@@ -73,6 +78,10 @@ def _measured(entry: Entry, ctx: ProbeContext) -> list[tuple[SizeClaim, tuple[in
 def _size_claims(text: str) -> list[SizeClaim]:
     out: list[SizeClaim] = []
     for m in _SIZED.finditer(text):
+        start = text.rfind("\n", 0, m.start()) + 1
+        end = text.find("\n", m.end())
+        if _CHANGE_LINE.search(text[start:end if end >= 0 else len(text)]):
+            continue
         number_text = m.group("num") or m.group("num2")
         out.append(SizeClaim(m.group(0).strip(), m.group("file"), number_text,
                              int(number_text.replace(",", "")),
