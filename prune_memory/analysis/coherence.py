@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from prune_memory.analysis.pointers import pointer_target
+from prune_memory.analysis.setjoin import BOUNDED
 from prune_memory.analysis.similarity import TokenSets, jaccard, threshold_fraction, tokens
 from prune_memory.analysis.statements import FILLER, stem
 from prune_memory.model import JSON, Entry, IndexLine, MemoryDir
@@ -146,7 +147,9 @@ def fragment_merges(memdir: MemoryDir, leaving: frozenset[str] = frozenset()) ->
                  and e.memory_type != "superseded" and 0 < len(e.body) <= FRAGMENT_MAX_CHARS]
     words = [content_words(f"{e.description} {e.body}") for e in fragments]
     closest = _Closest(MERGE_PARTNERS)
-    for i, j, sim in TokenSets(words).iter_pairs(FRAGMENT_JACCARD):
+    # Only the closest few are kept, so the search is bounded: exact until hundreds of
+    # fragments share their words, linear in the fragments from there on (see setjoin).
+    for i, j, sim in TokenSets(words).iter_pairs(FRAGMENT_JACCARD, BOUNDED):
         if sim < NEAR and len(words[i] & words[j]) >= MIN_SHARED_WORDS:
             closest.offer(i, j, sim)
     out = [_merge(fragments[i], fragments[j], sim,

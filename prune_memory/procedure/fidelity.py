@@ -27,6 +27,7 @@ from prune_memory.analysis.contradiction import (
 )
 from prune_memory.analysis.gcpause import collector_paused
 from prune_memory.analysis.neargroups import NearGroups
+from prune_memory.analysis.setjoin import BOUNDED
 from prune_memory.analysis.similarity import (
     jaccard,
     similar_pairs_across,
@@ -125,7 +126,9 @@ def _near_duplicates(data: ComparedTexts, protected: frozenset[str], threshold: 
                      found: Findings, tables: dict[str, int]) -> None:
     """One finding per entry that has near-duplicates (exact ones are not among them): its
     closest partner side by side, and, in a larger group, the next few and the group size."""
-    pairs = ((i, j, sim) for i, j, sim in data.corpus.iter_pairs(threshold)
+    # Each entry keeps its closest few, so the search is bounded: exact until hundreds of
+    # notes are near copies of each other, then linear in them rather than in their pairs.
+    pairs = ((i, j, sim) for i, j, sim in data.corpus.iter_pairs(threshold, BOUNDED)
              if not _alike_by_design(data, i, j, tables))
     groups = NearGroups(pairs, len(data.entries))
     keeps: dict[int, Entry] = {}
