@@ -33,6 +33,8 @@ BENCHES: dict[str, tuple[str, list[str], str]] = {
     "probe": ("bench_probe.py", [], "bench_probe.json"),
     "jsonl": ("bench_jsonl.py", [], "bench_jsonl.json"),
     "plan": ("bench_plan.py", [], "bench_plan.json"),
+    "plan_similar": ("bench_plan.py", ["--generator", "similar"], "bench_plan_similar.json"),
+    "corners": ("bench_corners.py", [], "bench_corners.json"),
     "apply": ("bench_apply.py", [], "bench_apply.json"),
     "engine": ("engine.py", [], "engine.json"),
     "hygiene": ("hygiene.py", [], "hygiene.json"),
