@@ -72,17 +72,29 @@ def test_without_a_repo_every_entry_with_claims_is_unverifiable(tmp_path: Path) 
     assert report.repo["available"] is False
 
 
+def _subcommand(argv: Any) -> str:
+    """`git log` of `git --no-pager -c k=v ... log ...`: the program and its subcommand."""
+    args = [str(a) for a in argv]
+    rest = iter(args[1:])
+    for arg in rest:
+        if arg == "-c":
+            next(rest, None)
+        elif not arg.startswith("-"):
+            return f"{args[0]} {arg}"
+    return " ".join(args[:2])
+
+
 def count_git_processes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real_execute: Any = git.cmd.Git.execute
     real_popen: Any = subprocess.Popen.__init__
 
     def execute(self: git.cmd.Git, command: Any, *args: Any, **kwargs: Any) -> Any:
-        seen.append("execute " + " ".join(command[:2]))
+        seen.append("execute " + _subcommand(command))
         return real_execute(self, command, *args, **kwargs)
 
     def popen(self: Any, args: Any, *rest: Any, **kwargs: Any) -> None:
-        seen.append("popen " + " ".join(map(str, args[:2])))
+        seen.append("popen " + _subcommand(args))
         real_popen(self, args, *rest, **kwargs)
 
     monkeypatch.setattr(git.cmd.Git, "execute", execute)
