@@ -99,8 +99,8 @@ def plan_once(memory: Path, repo: Path, state: Path, code: Path) -> tuple[float,
     return wall, usage.ru_utime + usage.ru_stime, entries
 
 
-def measure(memory: Path, repo: Path, state: Path, code: Path) -> dict[str, Any]:
-    runs = [plan_once(memory, repo, state, code) for _ in range(RUNS)]
+def measure(memory: Path, repo: Path, state: Path, code: Path, count: int) -> dict[str, Any]:
+    runs = [plan_once(memory, repo, state, code) for _ in range(count)]
     return {"wall_s": round(statistics.median(r[0] for r in runs), 3),
             "cpu_s": round(statistics.median(r[1] for r in runs), 3), "entries": runs[0][2]}
 
@@ -118,10 +118,12 @@ def main() -> int:
     parser.add_argument("--orphans", default=",".join(map(str, ORPHANS)))
     parser.add_argument("--near", default=",".join(map(str, NEAR)))
     parser.add_argument("--label", default="", help="suffix of the result file")
+    parser.add_argument("--runs", type=int, default=RUNS, help="runs per figure (median)")
     args = parser.parse_args()
     orphans = [int(n) for n in args.orphans.split(",") if n]
     near = [int(n) for n in args.near.split(",") if n]
-    result: dict[str, Any] = {"code": str(args.code), "runs": RUNS, "orphans": {}, "near": {}}
+    result: dict[str, Any] = {"code": str(args.code), "runs": args.runs, "orphans": {},
+                              "near": {}}
     with tempfile.TemporaryDirectory(prefix="bench-corners-") as scratch:
         base = Path(scratch)
         repo = base / "repo"
@@ -132,11 +134,13 @@ def main() -> int:
                         "commit", "-qm", "one"], check=True)
         for count in orphans:
             memory = write_orphans(base / f"orphans-{count}", count)
-            result["orphans"][str(count)] = measure(memory, repo, base / "state", args.code)
+            result["orphans"][str(count)] = measure(memory, repo, base / "state", args.code,
+                                                      args.runs)
             print(f"{count:>6} unindexed files: {result['orphans'][str(count)]}", flush=True)
         for count in near:
             memory = write_near_copies(base / f"near-{count}", count)
-            result["near"][str(count)] = measure(memory, repo, base / "state", args.code)
+            result["near"][str(count)] = measure(memory, repo, base / "state", args.code,
+                                                      args.runs)
             print(f"{count:>6} near-duplicates: {result['near'][str(count)]}", flush=True)
     if len(orphans) >= 2:
         result["orphans_growth"] = growth(result["orphans"], orphans[0], orphans[1])
