@@ -96,6 +96,12 @@ every figure of the plan and of `jsonl report` is measured on both:
 - The floor is the least any pass must do: read every file of the directory and parse its
   YAML frontmatter with libyaml's loader, as the tool does. `build_plan` over the floor
   says how much the pass adds to that.
+- Issue 26's corners, before: `bench_corners.py --code DIR --runs 1` with DIR an unpacked
+  copy of the fork point (800c525) took 16.5 s of CPU for 2,000 unindexed files (17.1 s,
+  median of three, in another run; 42 s of wall time on a machine at load 8); the 8,000-
+  and 50,000-file runs and the near copies were stopped for time, so the issue's own
+  figures stand for them: 6.4 s → 41.8 s from 2,000 to 8,000 files, no answer in 600 s at
+  50,000, and 3.4 s → 27.1 s from 500 to 2,000 near copies. After: the table above.
 - The generated 30,000-entry index is 2.3 MB, over the 2 MB cap on a memory file: the
   tool skips it as it would any file that large, so that size plans its topic files only.
 
