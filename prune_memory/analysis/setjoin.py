@@ -31,13 +31,14 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
-from itertools import combinations
+from itertools import combinations, islice
 
 from prune_memory.analysis.gcpause import collector_paused  # the join makes many acyclic objects
 
 Pair = tuple[int, int, float]
 _Index = dict[int, list[int]]  # key -> the sets filed under it, in order of size
 BOUNDED = 64  # sets looked at per set in a bounded search (`limit`), spread over its keys
+WAITING_SCAN = 4  # earlier sets looked over per waiting set taken, in a bounded search
 MIN_PER_KEY = 2  # a bounded search still looks at this many sets under each key
 
 
@@ -76,6 +77,8 @@ class Join:
         self.rules: dict[int, _SizeRules] = {}
         self.width = 1 + max((r[-1] for r in ranked if r), default=0)  # key = a * width + b
         self.sizes = [len(r) for r in ranked]
+        self.paired = bytearray(len(ranked))  # sets a pair has reached (a bounded search)
+        self.cursors: dict[int, int] = {}  # key -> where its sets with no partner start
 
     def run(self) -> list[Pair]:
         """Every pair, sorted."""
@@ -98,7 +101,9 @@ class Join:
                                rules.probe_lone)
             candidates = self._candidates(probe, rules, indexes[other])
             if candidates:
-                yield from self._verify(x, candidates)
+                for pair in self._verify(x, candidates):
+                    self.paired[pair[0]] = self.paired[pair[1]] = 1
+                    yield pair
             index = indexes[own]
             for key in self._keys(self.ranked[x], rules.index_length, rules.index_pairs,
                                   rules.index_lone):
@@ -127,18 +132,41 @@ class Join:
 
     def _candidates(self, keys: list[int], rules: _SizeRules, index: _Index) -> set[int]:
         """Sets sharing a key with x and large enough to reach the threshold with it; in a
-        bounded search, only the latest `limit / len(keys)` sets under each key."""
+        bounded search, only the latest `limit / len(keys)` sets under each key, and as
+        many of the earlier ones that no pair has reached yet."""
         sizes, min_size = self.sizes, rules.min_size
         per_key = None if self.limit is None else max(MIN_PER_KEY, self.limit // len(keys))
         found: set[int] = set()
         for key in keys:
             members = index.get(key)
             if members is not None:
-                start = 0 if per_key is None else max(0, len(members) - per_key)
+                cut = 0 if per_key is None else max(0, len(members) - per_key)
+                start = cut
                 if sizes[members[start]] < min_size:  # the length filter
                     start = bisect_left(members, min_size, start, key=sizes.__getitem__)
                 found.update(members[start:] if start else members)
+                if cut and per_key is not None:
+                    found.update(self._waiting(key, members, cut, per_key, min_size))
         return found
+
+    def _waiting(self, key: int, members: list[int], end: int, count: int,
+                 min_size: int) -> list[int]:
+        """Up to `count` of the sets filed under `key` before `end` that have no partner
+        yet: a bounded search looks at the latest sets, and without these the first ones
+        would never be looked at again. Sets partnered or too small (sizes only grow) are
+        passed over for good."""
+        paired, sizes = self.paired, self.sizes
+        cursor = self.cursors.get(key, 0)
+        while cursor < end and (paired[members[cursor]] or sizes[members[cursor]] < min_size):
+            cursor += 1
+        self.cursors[key] = cursor
+        out: list[int] = []
+        for y in islice(members, cursor, min(end, cursor + WAITING_SCAN * count)):
+            if not paired[y] and sizes[y] >= min_size:
+                out.append(y)
+                if len(out) == count:
+                    break
+        return out
 
     def _verify(self, x: int, candidates: set[int]) -> list[Pair]:
         num, den = self.t.numerator, self.t.denominator

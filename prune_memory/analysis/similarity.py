@@ -184,10 +184,11 @@ class TokenSets:
                 kept.append((i, j, sim))
         return kept
 
-    def iter_pairs(self, threshold: float, limit: int | None = None) -> Iterator[Pair]:
+    def iter_pairs(self, threshold: float, limit: int | None = None,
+                   sides: Sequence[bool] | None = None) -> Iterator[Pair]:
         """The pairs of `pairs`, unsorted, as the join finds them (see `Join.stream`). With
         `limit`, a bounded search: see `setjoin`."""
-        return self._join(self.order, threshold_fraction(threshold), None, limit).stream()
+        return self._join(self.order, threshold_fraction(threshold), sides, limit).stream()
 
     def _join(self, order: Sequence[int], t: Fraction, sides: Sequence[bool] | None,
               limit: int | None = None) -> Join:
@@ -246,11 +247,13 @@ class Corpus:
         return sorted((min(i, j), max(i, j), sim) for a, b, sim in found
                       for i in self.copies[a] for j in self.copies[b])
 
-    def iter_pairs(self, threshold: float, limit: int | None = None) -> Iterator[Pair]:
+    def iter_pairs(self, threshold: float, limit: int | None = None,
+                   sides: Sequence[bool] | None = None) -> Iterator[Pair]:
         """The pairs of `pairs`, unsorted and one at a time: memory stays linear however
         many there are (a folder of hundreds of near-identical notes has tens of thousands).
         `limit` makes the search bounded (see `setjoin`): no longer every pair."""
-        for a, b, sim in self.distinct.iter_pairs(threshold, limit):
+        flags = None if sides is None else self._distinct(sides)
+        for a, b, sim in self.distinct.iter_pairs(threshold, limit, flags):
             for i in self.copies[a]:
                 for j in self.copies[b]:
                     yield (min(i, j), max(i, j), sim)
