@@ -173,7 +173,8 @@ def render(report: dict[str, Any], table: list[Figure]) -> str:
              f"- Python {host['python']} on {host['platform']}",
              f"- load average (1, 5, 15 min) at the start: {_load(host['load_average_start'])}; "
              f"at the end: {_load(host.get('load_average_end'))}",
-             f"- measured: {report['when']}", "",
+             f"- measured: {report['when']}",
+             *([f"- {report['note']}"] if report.get("note") else []), "",
              "## Figures", "",
              "| figure | measured | target | met |", "|---|---|---|---|"]
     for f in table:

@@ -134,7 +134,10 @@ def collect() -> int:
                       "seconds": 0.0}
     table = figures(data)
     report = {"when": datetime.now(UTC).isoformat(timespec="seconds"), "machine": host,
-              "runs": runs, "figures": [f.to_json() for f in table], "results": data}
+              "runs": runs, "figures": [f.to_json() for f in table], "results": data,
+              "note": "assembled by `run_all.py --collect` from the benchmarks' own result "
+                      "files: they were run one by one, some at the same time, on the shared "
+                      "machine; the load average given is the one at collection"}
     (RESULTS / "all.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     (ROOT / "references" / "performance.md").write_text(render(report, table), encoding="utf-8")
     print_table(report, table)
