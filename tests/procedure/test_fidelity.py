@@ -224,7 +224,8 @@ def test_near_copies_some_denied_give_each_note_its_closest_few_contradictions()
     still has one."""
     from prune_memory.procedure.fidelity import CONTRADICTION_PARTNERS
 
-    base = "deploy the api server to staging after the nightly tests pass on main".split()
+    base = ["deploy", "the", "api", "server", "to", "staging", "after", "the", "nightly",
+            "tests", "pass", "on", "main"]
     notes = []
     for n in range(400):
         words = [*base[: n % 12], f"note{n}", *base[n % 12 + 1:]]
