@@ -9,7 +9,10 @@ Two kinds of store, both deterministic for a seed:
   paths and fake secrets (from `tests/secrets/corpus.py`, built at run time, never stored);
 - a JSON/JSONL store (`write_jsonl_store`), straight from storegen's records.
 
-Run alone: .venv/bin/python bench/gen_store.py DEST --entries N [--jsonl]
+Either generator gives the text: `zipf` (storegen's, a vocabulary growing with the store) or
+`similar` (`bench/gen_similar.py`: 150 words, mostly near-copies, negations, session notes).
+
+Run alone: .venv/bin/python bench/gen_store.py DEST --entries N [--jsonl] [--generator similar]
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.gen_repo import RepoFacts  # noqa: E402
+from bench.gen_similar import generate_similar_texts  # noqa: E402
 from tests.jsonstore.storegen import (  # noqa: E402
     NOW,
     Shares,
@@ -95,14 +99,25 @@ def _body(kind: str, text: str, n: int, rng: random.Random, facts: RepoFacts | N
     return text
 
 
+GENERATORS = ("zipf", "similar")  # storegen's Zipf text; gen_similar's 150-word notes
+
+
+def texts_of(generator: str, count: int, seed: int, shares: Shares | None = None) -> list[str]:
+    """`count` texts from one of the two generators."""
+    if generator == "similar":
+        return generate_similar_texts(count, seed=seed)
+    if generator != "zipf":
+        raise ValueError(f"unknown generator {generator!r}; known: {', '.join(GENERATORS)}")
+    return generate_texts(count, seed=seed, vocab_size=heaps_vocabulary(count), shares=shares)
+
+
 def write_memory_dir(dest: Path, entries: int, *, seed: int = 0, facts: RepoFacts | None = None,
                      shares: MemoryShares | None = None, now: datetime = NOW,
-                     sections: int = 20) -> GeneratedDir:
+                     sections: int = 20, generator: str = "zipf") -> GeneratedDir:
     """Write a memory directory of `entries` topic files plus `MEMORY.md` into `dest`."""
     shares = shares or MemoryShares()
     rng = random.Random(seed)
-    texts = generate_texts(entries, seed=seed, vocab_size=heaps_vocabulary(entries),
-                           shares=shares.text)
+    texts = texts_of(generator, entries, seed, shares.text)
     secret_pool = fake_secrets()
     dest.mkdir(parents=True, exist_ok=True)
     kinds: Counter[str] = Counter()
@@ -135,10 +150,11 @@ def _topic(n: int, name: str, body: str, rng: random.Random, now: datetime) -> s
 
 
 def write_jsonl_store(path: Path, records: int, *, seed: int = 7,
-                      vocabulary: int | None = None) -> Path:
+                      vocabulary: int | None = None, generator: str = "zipf") -> Path:
     """A JSONL store of `records` storegen records (the `jsonl report` input)."""
+    texts = generate_similar_texts(records, seed=seed) if generator == "similar" else None
     rows = generate_records(records, seed=seed,
-                            vocab_size=vocabulary or heaps_vocabulary(records))
+                            vocab_size=vocabulary or heaps_vocabulary(records), texts=texts)
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     return path
 
@@ -149,12 +165,13 @@ def main() -> int:
     parser.add_argument("--entries", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jsonl", action="store_true", help="write a JSONL store instead")
+    parser.add_argument("--generator", choices=GENERATORS, default="zipf")
     args = parser.parse_args()
     if args.jsonl:
-        write_jsonl_store(args.dest, args.entries, seed=args.seed)
+        write_jsonl_store(args.dest, args.entries, seed=args.seed, generator=args.generator)
         print(f"{args.entries} records in {args.dest}")
         return 0
-    made = write_memory_dir(args.dest, args.entries, seed=args.seed)
+    made = write_memory_dir(args.dest, args.entries, seed=args.seed, generator=args.generator)
     print(f"{made.entries} entries in {made.root}: {made.kinds}")
     return 0
 

@@ -33,6 +33,8 @@ BENCHES: dict[str, tuple[str, list[str], str]] = {
     "probe": ("bench_probe.py", [], "bench_probe.json"),
     "jsonl": ("bench_jsonl.py", [], "bench_jsonl.json"),
     "plan": ("bench_plan.py", [], "bench_plan.json"),
+    "plan_similar": ("bench_plan.py", ["--generator", "similar"], "bench_plan_similar.json"),
+    "corners": ("bench_corners.py", [], "bench_corners.json"),
     "apply": ("bench_apply.py", [], "bench_apply.json"),
     "engine": ("engine.py", [], "engine.json"),
     "hygiene": ("hygiene.py", [], "hygiene.json"),
@@ -85,9 +87,14 @@ def main() -> int:
     parser.add_argument("--skip", default="", help="comma-separated benchmark names")
     parser.add_argument("--render-only", action="store_true",
                         help="rebuild the table and performance.md from all.json, run nothing")
+    parser.add_argument("--collect", action="store_true",
+                        help="run nothing: read each benchmark's own result file (left by "
+                             "running the scripts one by one) into all.json and the doc")
     args = parser.parse_args()
     if args.render_only:
         return render_only()
+    if args.collect:
+        return collect()
     only = [n for n in args.only.split(",") if n] or list(BENCHES)
     skip = {n for n in args.skip.split(",") if n}
     unknown = (set(only) | skip) - set(BENCHES)
@@ -111,6 +118,30 @@ def main() -> int:
     print(f"\nwritten: bench/results/all.json, {doc.relative_to(ROOT)}")
     missed = [f for f in table if f.met is False]
     return 1 if missed or any(r["status"] not in ("ok", "missing") for r in runs.values()) else 0
+
+
+def collect() -> int:
+    """all.json and performance.md from the result files the benchmarks left, each run on
+    its own (on a shared machine, some at once to fit the time there is)."""
+    host = machine()
+    host["load_average_end"] = host["load_average_start"]
+    data: dict[str, Any] = {}
+    runs: dict[str, dict[str, Any]] = {}
+    for name, (_script, _args, result) in BENCHES.items():
+        path = RESULTS / result
+        data[name] = json.loads(path.read_text()) if path.exists() else None
+        runs[name] = {"status": "ok (run on its own)" if path.exists() else "not run",
+                      "seconds": 0.0}
+    table = figures(data)
+    report = {"when": datetime.now(UTC).isoformat(timespec="seconds"), "machine": host,
+              "runs": runs, "figures": [f.to_json() for f in table], "results": data,
+              "note": "assembled by `run_all.py --collect` from the benchmarks' own result "
+                      "files: they were run one by one, some at the same time, on the shared "
+                      "machine; the load average given is the one at collection"}
+    (RESULTS / "all.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    (ROOT / "references" / "performance.md").write_text(render(report, table), encoding="utf-8")
+    print_table(report, table)
+    return 1 if any(f.met is False for f in table) else 0
 
 
 def render_only() -> int:

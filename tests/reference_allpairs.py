@@ -65,7 +65,9 @@ def reference_store(
         if negated[i] != negated[j] and overlap * contra_den >= contra_num * union:
             flags.append((i, j, sim, "negation differs"))
         elif keys[i] and keys[i] == keys[j] and norms[i] != norms[j]:
-            flags.append((i, j, sim, "same key, different text"))
+            # as the original audit words it: a negation named first, whatever the Jaccard
+            flags.append((i, j, sim, "negation differs" if negated[i] != negated[j]
+                          else "same key, different text"))
     return exact, near, flags
 
 

@@ -11,13 +11,14 @@ are better merged into one; the near-duplicate check already covers the closer p
 
 from __future__ import annotations
 
-import heapq
 import re
 from collections import defaultdict
 from collections.abc import Sequence
 from fractions import Fraction
 
+from prune_memory.analysis.neargroups import Closest
 from prune_memory.analysis.pointers import pointer_target
+from prune_memory.analysis.setjoin import BOUNDED
 from prune_memory.analysis.similarity import TokenSets, jaccard, threshold_fraction, tokens
 from prune_memory.analysis.statements import FILLER, stem
 from prune_memory.model import JSON, Entry, IndexLine, MemoryDir
@@ -145,8 +146,10 @@ def fragment_merges(memdir: MemoryDir, leaving: frozenset[str] = frozenset()) ->
     fragments = [e for e in memdir.topics if e.file not in leaving
                  and e.memory_type != "superseded" and 0 < len(e.body) <= FRAGMENT_MAX_CHARS]
     words = [content_words(f"{e.description} {e.body}") for e in fragments]
-    closest = _Closest(MERGE_PARTNERS)
-    for i, j, sim in TokenSets(words).iter_pairs(FRAGMENT_JACCARD):
+    closest = Closest(MERGE_PARTNERS)
+    # Only the closest few are kept, so the search is bounded: exact until hundreds of
+    # fragments share their words, linear in the fragments from there on (see setjoin).
+    for i, j, sim in TokenSets(words).iter_pairs(FRAGMENT_JACCARD, BOUNDED):
         if sim < NEAR and len(words[i] & words[j]) >= MIN_SHARED_WORDS:
             closest.offer(i, j, sim)
     out = [_merge(fragments[i], fragments[j], sim,
@@ -161,30 +164,6 @@ def fragment_merges(memdir: MemoryDir, leaving: frozenset[str] = frozenset()) ->
                     out.append(_merge(fragments[i], fragments[j], sim,
                                       f"both short, and both named {family}_…"))
     return out
-
-
-class _Closest:
-    """Each fragment's `limit` closest partners (ties: the lower index); the pairs kept are
-    those in either member's list, so every pair is kept when no fragment has more."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.best: dict[int, list[tuple[float, int]]] = {}
-
-    def offer(self, i: int, j: int, sim: float) -> None:
-        for this, other in ((i, j), (j, i)):
-            heap = self.best.setdefault(this, [])
-            item = (sim, -other)
-            if len(heap) < self.limit:
-                heapq.heappush(heap, item)
-            elif item > heap[0]:
-                heapq.heapreplace(heap, item)
-
-    def pairs(self) -> list[tuple[int, int, float]]:
-        """The pairs kept, in index order (smaller index first)."""
-        kept = {(min(this, -other), max(this, -other)): sim
-                for this, heap in self.best.items() for sim, other in heap}
-        return sorted((i, j, sim) for (i, j), sim in kept.items())
 
 
 def _joined(first: frozenset[str], second: frozenset[str], needed: Fraction) -> bool:

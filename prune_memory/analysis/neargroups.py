@@ -65,3 +65,27 @@ class NearGroups:
             heapq.heappush(heap, item)
         elif item > heap[0]:
             heapq.heapreplace(heap, item)
+
+
+class Closest:
+    """Each item's `limit` closest partners (ties: the lower index); the pairs kept are
+    those in either member's list, so every pair is kept when no item has more."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.best: dict[int, list[tuple[float, int]]] = {}
+
+    def offer(self, i: int, j: int, sim: float) -> None:
+        for this, other in ((i, j), (j, i)):
+            heap = self.best.setdefault(this, [])
+            item = (sim, -other)
+            if len(heap) < self.limit:
+                heapq.heappush(heap, item)
+            elif item > heap[0]:
+                heapq.heapreplace(heap, item)
+
+    def pairs(self) -> list[tuple[int, int, float]]:
+        """The pairs kept, in index order (smaller index first)."""
+        kept = {(min(this, -other), max(this, -other)): sim
+                for this, heap in self.best.items() for sim, other in heap}
+        return sorted((i, j, sim) for (i, j), sim in kept.items())

@@ -12,10 +12,12 @@ every overlap instead, many at once in one integer addition (`crossjoin`).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from fractions import Fraction
 from itertools import chain
+from math import isqrt
 
 from prune_memory.analysis.crossjoin import cross_pairs
 from prune_memory.analysis.gcpause import collector_paused
@@ -38,6 +40,8 @@ _ASCII_SPACED = bytes(c + 32 if 65 <= c <= 90 else c if chr(c).isalnum() and c <
 # prefixes would reach the common words. Measured on generated stores: the two engines cost
 # the same near 0.6; at 0.5 the bit-parallel one takes half the time, at 0.8 twice as long.
 PACKED_BELOW = Fraction(3, 5)
+MASKED_VOCABULARY = 4096  # words, at most: a mask is then at most 512 bytes
+COMMON_AT_LEAST = 16  # in a small store every word is rare: one-word keys are cheap there
 
 
 def tokens(text: str) -> list[str]:
@@ -134,6 +138,15 @@ class TokenSets:
             rank = {token: position for position, token in enumerate(ordered)}
             self.vocabulary = len(rank)
             self.ranked = [sorted(map(rank.__getitem__, s)) for s in self.sets]
+            # Words in more sets than this are common: they lead to partners in pairs (see
+            # setjoin). The square root balances a rare word's list against a pair's.
+            most = max(COMMON_AT_LEAST, isqrt(len(self.sets)))
+            self.common = bisect_right([counts[token] for token in ordered], most)
+            # Over a small vocabulary an overlap is the bit count of two masks, a few times
+            # faster than intersecting the sets; the commonest words take the lowest bits.
+            top = self.vocabulary - 1
+            self.masks = [sum(1 << (top - r) for r in ranks) for ranks in self.ranked] \
+                if self.vocabulary <= MASKED_VOCABULARY else None
             # by size, then index: the sort is stable
             self.order = sorted((i for i, r in enumerate(self.ranked) if r),
                                 key=lambda i: len(self.ranked[i]))
@@ -150,7 +163,7 @@ class TokenSets:
             with collector_paused():
                 return sorted(cross_pairs(self.sets, self.ranked, self.order, self.vocabulary,
                                           t, sides))
-        return Join(self.sets, self.ranked, self.order, t, sides).run()
+        return self._join(self.order, t, sides).run()
 
     def pairs_within(self, threshold: float, sides: Sequence[bool]) -> list[Pair]:
         """The pairs of `pairs(threshold)` whose two sets are on the same side, sorted."""
@@ -158,7 +171,7 @@ class TokenSets:
         found: list[Pair] = []
         for side in (False, True):
             order = [i for i in self.order if bool(sides[i]) is side]
-            found.extend(Join(self.sets, self.ranked, order, t, None).stream())
+            found.extend(self._join(order, t, None).stream())
         return sorted(found)
 
     def reaching(self, pairs: Iterable[Pair], threshold: float) -> list[Pair]:
@@ -171,10 +184,15 @@ class TokenSets:
                 kept.append((i, j, sim))
         return kept
 
-    def iter_pairs(self, threshold: float) -> Iterator[Pair]:
-        """The pairs of `pairs`, unsorted, as the join finds them (see `Join.stream`)."""
-        return Join(self.sets, self.ranked, self.order, threshold_fraction(threshold),
-                    None).stream()
+    def iter_pairs(self, threshold: float, limit: int | None = None,
+                   sides: Sequence[bool] | None = None) -> Iterator[Pair]:
+        """The pairs of `pairs`, unsorted, as the join finds them (see `Join.stream`). With
+        `limit`, a bounded search: see `setjoin`."""
+        return self._join(self.order, threshold_fraction(threshold), sides, limit).stream()
+
+    def _join(self, order: Sequence[int], t: Fraction, sides: Sequence[bool] | None,
+              limit: int | None = None) -> Join:
+        return Join(self.sets, self.ranked, order, t, sides, self.common, limit, self.masks)
 
 
 class Corpus:
@@ -229,10 +247,13 @@ class Corpus:
         return sorted((min(i, j), max(i, j), sim) for a, b, sim in found
                       for i in self.copies[a] for j in self.copies[b])
 
-    def iter_pairs(self, threshold: float) -> Iterator[Pair]:
+    def iter_pairs(self, threshold: float, limit: int | None = None,
+                   sides: Sequence[bool] | None = None) -> Iterator[Pair]:
         """The pairs of `pairs`, unsorted and one at a time: memory stays linear however
-        many there are (a folder of hundreds of near-identical notes has tens of thousands)."""
-        for a, b, sim in self.distinct.iter_pairs(threshold):
+        many there are (a folder of hundreds of near-identical notes has tens of thousands).
+        `limit` makes the search bounded (see `setjoin`): no longer every pair."""
+        flags = None if sides is None else self._distinct(sides)
+        for a, b, sim in self.distinct.iter_pairs(threshold, limit, flags):
             for i in self.copies[a]:
                 for j in self.copies[b]:
                     yield (min(i, j), max(i, j), sim)

@@ -7,7 +7,7 @@ tools written against that output keep working.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import NamedTuple
 
@@ -25,6 +25,7 @@ from prune_memory.jsonstore.records import StoreRecord
 from prune_memory.model import JSON
 
 NEAR_THRESHOLD = 0.8
+NEGATION_DIFFERS = "negation differs"
 
 
 class RecordAge(NamedTuple):
@@ -62,15 +63,23 @@ def _analyse(records: Sequence[StoreRecord], now: datetime, near_threshold: floa
              negations: frozenset[str]) -> StoreAnalysis:
     corpus = Corpus([record.text for record in records])
     labels = [(("key", r.key),) if r.key else () for r in records]
-    near, similar = corpus.pairs_and_across(near_threshold, CONTRADICTION_THRESHOLD,
-                                            negation_sides(corpus, negations))
+    sides = negation_sides(corpus, negations)
+    near, similar = corpus.pairs_and_across(near_threshold, CONTRADICTION_THRESHOLD, sides)
+    flags = contradictions(corpus, labels, negations=negations, similar=similar)
     return StoreAnalysis(
         exact_groups=tuple(tuple(group) for group in corpus.exact_groups()),
         near_pairs=tuple(near),
-        contradictions=tuple(contradictions(corpus, labels, negations=negations,
-                                            similar=similar)),
+        contradictions=tuple(_negation_first(flags, sides)),
         decay=_ages(records, now),
     )
+
+
+def _negation_first(flags: list[Contradiction], sides: Sequence[bool]) -> list[Contradiction]:
+    """The original audit names a flagged pair's reason "negation differs" whenever one
+    side is negated, even when the pair was flagged for its shared key at a low Jaccard."""
+    return [replace(flag, reason=NEGATION_DIFFERS)
+            if flag.reason != NEGATION_DIFFERS and sides[flag.first] != sides[flag.second]
+            else flag for flag in flags]
 
 
 def _ages(records: Sequence[StoreRecord], now: datetime) -> tuple[RecordAge, ...]:

@@ -17,13 +17,16 @@ from prune_memory.analysis.compared import (
 )
 from prune_memory.analysis.containment import contained_pairs, without_articles
 from prune_memory.analysis.contradiction import (
+    CONTRADICTION_THRESHOLD,
     LIMITS,
     NEGATIONS,
     Contradiction,
     contradictions,
+    negation_sides,
 )
 from prune_memory.analysis.gcpause import collector_paused
-from prune_memory.analysis.neargroups import NearGroups
+from prune_memory.analysis.neargroups import Closest, NearGroups
+from prune_memory.analysis.setjoin import BOUNDED
 from prune_memory.analysis.similarity import (
     jaccard,
 )
@@ -32,6 +35,7 @@ from prune_memory.model import JSON, Entry, Finding, FindingCode, MemoryDir
 from prune_memory.store.index_facts import table_of
 
 NEAR_THRESHOLD = 0.8
+CONTRADICTION_PARTNERS = 5  # likely contradictions named per entry, the closest first
 LABEL_FIELDS = ("name", "key")  # frontmatter fields that say two entries claim the same fact
 
 Findings = dict[str, list[Finding]]
@@ -123,7 +127,9 @@ def _near_duplicates(data: ComparedTexts, protected: frozenset[str], threshold: 
                      found: Findings, tables: dict[str, int]) -> None:
     """One finding per entry that has near-duplicates (exact ones are not among them): its
     closest partner side by side, and, in a larger group, the next few and the group size."""
-    pairs = ((i, j, sim) for i, j, sim in data.corpus.iter_pairs(threshold)
+    # Each entry keeps its closest few, so the search is bounded: exact until hundreds of
+    # notes are near copies of each other, then linear in them rather than in their pairs.
+    pairs = ((i, j, sim) for i, j, sim in data.corpus.iter_pairs(threshold, BOUNDED)
              if not _alike_by_design(data, i, j, tables))
     groups = NearGroups(pairs, len(data.entries))
     keeps: dict[int, Entry] = {}
@@ -166,8 +172,16 @@ def _alike_by_design(data: ComparedTexts, i: int, j: int, tables: dict[str, int]
 
 
 def _contradictions(data: ComparedTexts, negations: frozenset[str], found: Findings) -> None:
+    """Each entry's closest few negated-or-plain partners (every pair, until an entry has
+    more), through a bounded search: hundreds of near copies, some negated, would otherwise
+    give a finding for each of their pairs."""
     labels = [_labels(entry) for entry in data.entries]
-    for flag in contradictions(data.corpus, labels, negations=negations):
+    closest = Closest(CONTRADICTION_PARTNERS)
+    sides = negation_sides(data.corpus, negations)
+    for i, j, sim in data.corpus.iter_pairs(CONTRADICTION_THRESHOLD, BOUNDED, sides):
+        closest.offer(i, j, sim)
+    for flag in contradictions(data.corpus, labels, negations=negations,
+                               similar=closest.pairs()):
         for this, that in ((flag.first, flag.second), (flag.second, flag.first)):
             other = data.entries[that]
             found[data.entries[this].file].append(Finding(

@@ -64,10 +64,11 @@ def propose_repairs(memdir: MemoryDir, reach: Reachability,
         for d in reach.degraded if d["target"] != d["likely"]]
     raw = memdir.index.raw if memdir.index is not None else b""
     fixed = {r["to"] for r in repairs if r["kind"] == "fix-link"}  # linked once they apply
+    linked = _linked(raw) if reach.orphaned else set()
     for orphan in reach.orphaned:
         entry = memdir.entry(orphan["file"])
         if entry is None or entry.file in leaving or entry.file in fixed \
-                or _linked(raw, entry.file):
+                or entry.file in linked:
             continue
         line = index_line_for(entry)
         if line is None:
@@ -134,11 +135,12 @@ def _held(repair: JSON, reason: str) -> JSON:
     return {**repair, "why": f"{repair['why']}; {reason}"}
 
 
-def _linked(raw: bytes, file: str) -> bool:
-    """The line-level reading of the index (the one edits use) already links `file`: say,
-    an index whose lines end in a lone CR, which the loader reads as a single line. Adding
-    a line for it would index it twice."""
+def _linked(raw: bytes) -> set[str]:
+    """The files the line-level reading of the index (the one edits use) already links:
+    say, through an index whose lines end in a lone CR, which the loader reads as a single
+    line. Adding a line for one would index it twice. Read once for all the orphans: once
+    per orphan made a folder of 8,000 unindexed files take 42 s."""
     try:
-        return indexedit.links_file(raw, file)
+        return indexedit.linked_files(raw)
     except RefusedError:  # not UTF-8: nothing can be added to it anyway
-        return False
+        return set()

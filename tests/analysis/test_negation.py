@@ -140,3 +140,53 @@ def test_the_indexed_search_finds_what_comparing_every_pair_finds(
                     and a.owner != b.owner and same_claim(a.core, b.core)):
                 expected.add((a.line, b.line))
     assert found == expected
+
+
+def _denials_by_comparing_all(said: list[Statement]) -> list[tuple[int, int, int, int]]:
+    """Every denial found by comparing each negated statement with every plain one, in the
+    order the pass reports them: by the rarest word shared, then in the order given."""
+    plain = [s for s in said if not s.negated and not s.hedged]
+    count: dict[str, int] = {}
+    for s in plain:
+        for word in s.core:
+            count[word] = count.get(word, 0) + 1
+    out: dict[tuple[int, int, int, int], None] = {}
+    for a in said:
+        if not a.negated or a.hedged:
+            continue
+        words = sorted(a.core, key=lambda w: (count.get(w, 0), w))
+        rank = {w: n for n, w in enumerate(words)}
+        hits = [(n, b) for n, b in enumerate(plain)
+                if b.owner != a.owner and same_claim(a.core, b.core)]
+        hits.sort(key=lambda hit: (min(rank[w] for w in hit[1].core if w in rank), hit[0]))
+        for _, b in hits:
+            out.setdefault((a.owner, a.line, b.owner, b.line))
+    return list(out)
+
+
+VOCABULARY = ["cache", "reset", "nightly", "deploy", "staging", "test", "pass", "main", "build",
+              "queue"]
+# Four claims over the same ten words, each said as it is, a word more or less, or denied.
+CLAIMS = [VOCABULARY[0:5], VOCABULARY[2:8], VOCABULARY[4:10], VOCABULARY[1:4] + VOCABULARY[6:9]]
+
+
+def _said(claim: int, extra: int, dropped: int, lead: str) -> str:
+    words = CLAIMS[claim]
+    if extra % 3:
+        words = [*words[:dropped], *words[dropped + 1:], VOCABULARY[extra]]
+    return lead + " ".join(words)
+
+
+sentence = st.builds(_said, st.integers(0, 3), st.integers(0, 9), st.integers(0, 5),
+                     st.sampled_from(["", "it does not ", "never "]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(sentence, min_size=1, max_size=3).map(". ".join), max_size=40))
+def test_denials_are_those_of_comparing_every_pair_in_the_same_order(texts: list[str]) -> None:
+    """The pair-keyed lookup finds what comparing every negated statement with every plain
+    one finds, on text from ten words where every word is common."""
+    said = [s for n, text in enumerate(texts) for s in statements(n, text)]
+    found = [(d.first.owner, d.first.line, d.second.owner, d.second.line)
+             for d in denials(said, said, same_side=True)]
+    assert found == _denials_by_comparing_all(said)

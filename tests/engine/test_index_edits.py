@@ -156,3 +156,13 @@ def _round_trip(raw: bytes, withdraw_order: list[str], restore_order: list[str])
         hints = [rec for other, recs in stones.items() if other != file for rec in recs]
         current = indexedit.restore_lines(current, stones[file], hints)
     assert current == raw
+
+
+@pytest.mark.parametrize("text", [INDEX, INDEX.replace("\n", "\r"), "[[auth]] and [x][cfg]\n"
+                                  "[cfg]: <deploy notes.md>\n- [E](a\\_b.md)\n"])
+def test_the_files_linked_are_those_each_file_is_linked_by(text: str) -> None:
+    raw = text.encode()
+    linked = indexedit.linked_files(raw)
+    for file in ("project_auth.md", "deploy notes.md", "my file.md", "dotted.md", "config.md",
+                 "auth.md", "auth", "a_b.md", "cfg.md", "missing.md"):
+        assert (file in linked) == indexedit.links_file(raw, file), file

@@ -136,11 +136,13 @@ def generate_texts(count: int, *, seed: int = 0, vocab_size: int = 4000,
 
 def generate_records(count: int, *, seed: int = 0, vocab_size: int = 4000,
                      exponent: float = 1.05, shares: Shares | None = None,
-                     now: datetime = NOW) -> list[dict[str, Any]]:
-    """Store records (id, text, dates, recall_count, pinned, sometimes key) around `now`."""
+                     now: datetime = NOW, texts: list[str] | None = None) -> list[dict[str, Any]]:
+    """Store records (id, text, dates, recall_count, pinned, sometimes key) around `now`;
+    `texts`, when given, are used instead of generated ones."""
     shares = shares or Shares()
-    texts = generate_texts(count, seed=seed, vocab_size=vocab_size, exponent=exponent,
-                           shares=shares)
+    if texts is None:
+        texts = generate_texts(count, seed=seed, vocab_size=vocab_size, exponent=exponent,
+                               shares=shares)
     rng = random.Random(seed + 1)
     key_pool = max(2, count // 60)
     records: list[dict[str, Any]] = []

@@ -67,3 +67,11 @@ def test_large_generated_store_matches_all_pairs() -> None:
     raw = generate_records(6000, seed=3, vocab_size=3000)
     records = _records([r["text"] for r in raw], [r.get("key") for r in raw])
     _assert_matches_reference(records, analyse(records, NOW), 0.8, NEGATIONS)
+
+
+def test_a_shared_key_with_one_side_negated_is_named_as_the_original_names_it() -> None:
+    """The original audit says "negation differs" for any flagged pair with one side
+    negated, here one flagged only for its key (Jaccard 0.1)."""
+    records = _records(["the port is 5432", "staging never uses pnpm"], ["db", "db"])
+    flags = analyse(records, NOW, negations=SEED_NEGATIONS).contradictions
+    assert [(c.first, c.second, c.reason) for c in flags] == [(0, 1, "negation differs")]

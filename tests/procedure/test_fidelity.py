@@ -193,3 +193,23 @@ def assert_near_groups(found: dict[str, tuple[Finding, ...]],
         ranked = sorted(partners[name].items(), key=lambda kv: (-kv[1], kv[0]))
         assert list(finding.related) == [other for other, _ in ranked[:MAX_PARTNERS]]
         assert finding.evidence.get("group_size", 2) == sizes[root(name)]
+
+
+def test_near_copies_some_denied_give_each_note_its_closest_few_contradictions() -> None:
+    """200 near copies of a rule and 200 of its denial: 40,000 likely contradictions, a
+    finding for each side of each before. Each note now keeps its closest five (a pair
+    stays when either side keeps it), so the findings grow with the notes, and every note
+    still has one."""
+    from prune_memory.procedure.fidelity import CONTRADICTION_PARTNERS
+
+    base = ["deploy", "the", "api", "server", "to", "staging", "after", "the", "nightly",
+            "tests", "pass", "on", "main"]
+    notes = []
+    for n in range(400):
+        words = [*base[: n % 12], f"note{n}", *base[n % 12 + 1:]]
+        notes.append(topic(f"n{n:03d}.md", " ".join(["never", *words] if n % 2 else words)))
+    found = check_fidelity(memdir(*notes), protected=NONE)
+    per_note = [sum(f.code is FindingCode.CONTRADICTION for f in found.get(n.file, ()))
+                for n in notes]
+    assert min(per_note) >= 1
+    assert sum(per_note) <= 2 * CONTRADICTION_PARTNERS * len(notes)  # both sides of a pair

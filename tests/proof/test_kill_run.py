@@ -117,6 +117,7 @@ def run_trials(store: Store, tmp_path: Path, kills: int, monkeypatch: pytest.Mon
     return outcomes
 
 
+@pytest.mark.long  # kills by the clock: whether a run beats its delay is the machine's load
 def test_sigkill_during_run_then_recover(store: Store, tmp_path: Path,
                                          monkeypatch: pytest.MonkeyPatch,
                                          cli: Callable[..., CliResult]) -> None:

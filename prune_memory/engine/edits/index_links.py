@@ -121,5 +121,18 @@ def linking_lines(lines: list[str], file: str, *, alone: bool = False) -> list[i
             and not (alone and links_others(targets, file))]
 
 
+def linked_targets(lines: list[str]) -> set[str]:
+    """Every target a visible line links: `file in linked_targets(lines)` says what
+    `bool(linking_lines(lines, file))` says, for every file at once (whose cheap test only
+    skips lines that cannot link the file)."""
+    visible = visible_lines(lines)
+    refs = definitions(lines, visible)
+    found: set[str] = set()
+    for line, shown in zip(lines, visible, strict=True):
+        if shown and "[" in line:
+            found |= line_targets(line, refs)
+    return found
+
+
 def _label(text: str) -> str:
     return " ".join(text.split()).casefold()

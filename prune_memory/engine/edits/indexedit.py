@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from prune_memory.engine.edits.index_links import linking_lines, visible_lines
+from prune_memory.engine.edits.index_links import linked_targets, linking_lines, visible_lines
 from prune_memory.engine.edits.placement import context, position
 from prune_memory.engine.tombstone import IndexLineRecord
 from prune_memory.errors import RefusedError
@@ -64,6 +64,11 @@ class IndexText:
 
 def links_file(raw: bytes, file: str) -> bool:
     return bool(linking_lines(IndexText.parse(raw).lines, file))
+
+
+def linked_files(raw: bytes) -> set[str]:
+    """Every file `links_file(raw, file)` is true for, from one reading of the index."""
+    return linked_targets(IndexText.parse(raw).lines)
 
 
 def has_line(raw: bytes, text: str) -> bool:
