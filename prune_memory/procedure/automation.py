@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from prune_memory.model import Action
 
 PRECISION_FLOOR = 0.95
-MIN_PROPOSALS = 3
+MIN_PROPOSALS = 5
 ACTING = frozenset({Action.WITHDRAW, Action.WITHDRAW_INOCULATE, Action.INOCULATE,
                     Action.UPDATE})
 
@@ -32,11 +32,17 @@ class Measured:
         return self.right / self.proposed if self.proposed else 0.0
 
 
-# Evidence class → its record when admitted (references/judgment.md has the current run).
+# Evidence class → its record when admitted, on the 33 labelled real folders of
+# `../shared/corpus` and `bench/corpus` (`make calibrate`; references/judgment.md has the
+# current run and the folders each class came from).
 MEASURED: dict[str, Measured] = {
     "line-count-drift": Measured(right=5, proposed=5),
+    # a path moved nearly unchanged (git's similarity >= 90%) to one place, in a memory
+    # whose other claims hold: corrected in place
+    "path-renamed": Measured(right=21, proposed=22),
     # Right every time, but proposed too rarely yet to act alone (MIN_PROPOSALS).
-    "plan-carried-out": Measured(right=2, proposed=2),
+    "plan-carried-out": Measured(right=4, proposed=4),
+    "done-and-built": Measured(right=2, proposed=2),
 }
 # Only evidence that proves (git history, the files as they are) may act alone; shapes and
 # wording — a dated session log, a phrase — suggest, however well they measured.

@@ -19,7 +19,9 @@ from prune_memory.procedure.proposals import Proposal, offered, review_items, st
 __all__ = ["AUTO_APPLIED", "Choice", "Proposal", "ReviewSession", "Verdict", "auto_verdicts",
            "offered", "proposed_verdict", "review_items", "strength", "tally"]
 
-AUTO_APPLIED = (Action.WITHDRAW, Action.WITHDRAW_INOCULATE, Action.INOCULATE)
+# What `--yes` applies: the plan's own actions, which the automation gate leaves only to
+# classes measured right on real folders (an update among them only with its text).
+AUTO_APPLIED = (Action.WITHDRAW, Action.WITHDRAW_INOCULATE, Action.INOCULATE, Action.UPDATE)
 
 
 class Choice(StrEnum):
@@ -191,10 +193,13 @@ def proposed_verdict(entry: PlanEntry) -> Verdict:
 
 def auto_verdicts(plan: Plan,
                   kept: Mapping[str, str] = {}) -> tuple[list[Verdict], list[PlanEntry]]:
-    """`--yes`: accept every withdrawal and inoculation not kept before; the rest waits.
-    In plan order (not the review's), so register ids follow the plan."""
+    """`--yes`: accept every action the plan takes itself (a withdrawal, an inoculation, an
+    update with its text) not kept before; the rest waits. In plan order (not the
+    review's), so register ids follow the plan."""
     asked = [e for e in plan.entries
              if e.action is not Action.KEEP and kept.get(e.file) != e.sha256]
-    accepted = [proposed_verdict(e) for e in asked if e.action in AUTO_APPLIED]
-    pending = [e for e in asked if e.action not in AUTO_APPLIED]
+    acting = [e for e in asked if e.action in AUTO_APPLIED
+              and (e.action is not Action.UPDATE or e.proposed_text is not None)]
+    accepted = [proposed_verdict(e) for e in acting]
+    pending = [e for e in asked if e not in acting]
     return accepted, pending

@@ -86,3 +86,15 @@ def test_rebuild_advice_past_a_fifth(tmp_path: Path) -> None:
     (note,) = [n for n in build_plan(root, PassOptions(repo=repo.root, now=NOW)).notes
                if "rebuild" in n]
     assert note.startswith("2 of 5 entries (40%) drifted")
+
+
+def test_a_change_inside_a_wrapped_paragraph_is_marked_where_the_paragraph_ends() -> None:
+    from datetime import UTC, datetime
+
+    from prune_memory.engine.edits.corrected import annotate
+    old = ("Cookies are signed in `api/auth.py`. The key comes from the\n"
+           "vault at start-up.\n\n- other item\n")
+    new = old.replace("api/auth.py", "api/auth/session.py")
+    out = annotate(old, new, datetime(2026, 11, 29, tzinfo=UTC))
+    assert out == ("Cookies are signed in `api/auth/session.py`. The key comes from the\n"
+                   "vault at start-up. [corrected 2026-11-29]\n\n- other item\n")

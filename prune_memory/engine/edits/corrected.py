@@ -1,5 +1,6 @@
-"""Mark an in-place correction where it was made: `[corrected YYYY-MM-DD]` on each line a
-drift correction changed, so a reader sees which facts were brought up to date, and when."""
+"""Mark an in-place correction where it was made: `[corrected YYYY-MM-DD]` after each
+paragraph, list item or table row a drift correction changed (at its end, so a wrapped
+sentence is not cut), so a reader sees which facts were brought up to date, and when."""
 
 from __future__ import annotations
 
@@ -29,8 +30,8 @@ def annotate(old_body: str, new_body: str, now: datetime) -> str:
             changed.update(range(b0, b1))
     mark = f"[corrected {now.date().isoformat()}]"
     fenced = _fenced_lines(new)
-    out = [_marked(line, mark) if n in changed and line.strip() and n not in fenced else line
-           for n, line in enumerate(new)]
+    ends = {_block_end(new, n, fenced) for n in changed if new[n].strip() and n not in fenced}
+    out = [_marked(line, mark) if n in ends else line for n, line in enumerate(new)]
     return "\n".join(out) + ("\n" if new_body.endswith("\n") else "")
 
 
@@ -50,6 +51,21 @@ def body_written(raw: bytes, new_body: str, rule: str, now: datetime) -> str:
     Applying and every preview of an update (the review's diff, `plan --diff`) call this,
     so the diff a person approves is the text written, marks included."""
     return annotated_body(raw, new_body, now) if rule in CORRECTION_RULES else new_body
+
+
+_SENTENCE_ENDS = (".", "!", "?", ":", ";", ")", "|", "。", "！", "？", "`")
+_BLOCK_START = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|#|\||>|```|~~~)")
+
+
+def _block_end(lines: list[str], n: int, fenced: set[int]) -> int:
+    """The last line of the sentence line `n` starts: the lines a paragraph wraps it over,
+    up to one that ends a sentence (a line of its own in a line-per-fact memory)."""
+    end = n
+    while end + 1 < len(lines) and lines[end + 1].strip() and end + 1 not in fenced \
+            and not _BLOCK_START.match(lines[end + 1]) \
+            and not lines[end].rstrip().endswith(_SENTENCE_ENDS):
+        end += 1
+    return end
 
 
 def _marked(line: str, mark: str) -> str:
