@@ -27,17 +27,21 @@ demo: install
 	    --yes --now $(DEMO_NOW); \
 	echo; echo "== prune-memory scan (after the run)"; \
 	XDG_STATE_HOME=$$tmp/state $(BIN)/prune-memory scan $$tmp/memory || true; \
-	echo; echo "== a person accepts one suggestion from the review, then undoes it"; \
+	echo; echo "== a person accepts one suggestion from the review, then undoes that pass"; \
 	cp -R $$tmp/memory $$tmp/before; \
 	XDG_STATE_HOME=$$tmp/state $(BIN)/prune-memory withdraw project_upload_outage.md \
 	    --memory-dir $$tmp/memory --rule 6-completed-work --now $(DEMO_NOW) \
 	    --reason "the outage is over (accepted from the review)"; \
-	XDG_STATE_HOME=$$tmp/state $(BIN)/prune-memory restore 2026-11-29-01 \
+	XDG_STATE_HOME=$$tmp/state $(BIN)/prune-memory restore --pass last \
 	    --memory-dir $$tmp/memory --now $(DEMO_NOW); \
-	cmp $$tmp/before/MEMORY.md $$tmp/memory/MEMORY.md; \
-	cmp $$tmp/before/project_upload_outage.md $$tmp/memory/project_upload_outage.md; \
-	echo "MEMORY.md and project_upload_outage.md are byte-identical to before the withdrawal"; \
-	echo; echo "== pruning-log.md"; cat $$tmp/memory/pruning-log.md
+	diff -r $$tmp/before $$tmp/memory; \
+	echo "every file is byte-identical to before the withdrawal; the run stays applied"; \
+	echo; echo "== pruning-log.md"; cat $$tmp/memory/pruning-log.md; \
+	echo; echo "== the run undone too: every byte of the demo memory back"; \
+	XDG_STATE_HOME=$$tmp/state $(BIN)/prune-memory restore --pass last \
+	    --memory-dir $$tmp/memory --now $(DEMO_NOW); \
+	diff -r fixtures/demo-memory $$tmp/memory; \
+	echo "the memory directory is byte-identical to fixtures/demo-memory"
 
 # The suite — unit tests plus the short fault-injection, fuzzing and security runs — on two
 # workers, under the 90% coverage gate CI applies.
