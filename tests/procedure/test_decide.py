@@ -115,8 +115,8 @@ def test_a_deleted_subject_suggests_withdrawal() -> None:
 def test_duplicate_loser_and_survivor() -> None:
     loser = ev(C.DUPLICATE, evidence={"survivor": "b.md"})
     survivor = ev(C.DUPLICATE, evidence={"survivor": "a.md"})
-    assert suggestion(loser) == (Action.REVIEW, Action.WITHDRAW, "3-duplicate",
-                                 "exact-duplicate")
+    # measured right on the labelled real folders: an exact copy is withdrawn alone
+    assert suggestion(loser) == (Action.WITHDRAW, None, "3-duplicate", "exact-duplicate")
     assert outcome(survivor) == (Action.KEEP, "3-duplicate")
     assert decide(ev(C.CLAUDE_MD_DUPLICATE)).evidence_class == "claude-md-duplicate"
 
