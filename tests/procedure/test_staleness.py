@@ -82,7 +82,10 @@ def count_git_processes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         return real_execute(self, command, *args, **kwargs)
 
     def popen(self: Any, args: Any, *rest: Any, **kwargs: Any) -> None:
-        seen.append("popen " + " ".join(map(str, args[:2])))
+        words = [str(a) for a in args]
+        while len(words) > 1 and words[1].startswith("-"):  # the neutral config before it
+            del words[1:3 if words[1] == "-c" else 2]
+        seen.append("popen " + " ".join(words[:2]))
         real_popen(self, args, *rest, **kwargs)
 
     monkeypatch.setattr(git.cmd.Git, "execute", execute)
