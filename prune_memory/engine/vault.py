@@ -18,7 +18,7 @@ from prune_memory.secrets.base import SecretHit
 from prune_memory.secrets.mask import mask_text
 from prune_memory.secrets.scan import find_secrets, find_spans
 from prune_memory.state import dir_key, state_root, state_subdir
-from prune_memory.store import atomic
+from prune_memory.store import atomic, confine
 from prune_memory.store.files import is_link, read_or_none, regular_files, sha256
 
 
@@ -53,11 +53,14 @@ def put(root: Path, data: bytes) -> Path:
 
 
 def get(root: Path, digest: str, recorded: str | None = None) -> bytes | None:
-    """The vaulted bytes with this hash, or None. The recorded path is tried only when it
-    lies in a vault under the state directory (the tombstone is text anyone can edit)."""
+    """The vaulted bytes with this hash, or None. The recorded path is tried only when,
+    every symlink and `..` resolved, it lies in the vaults under the state directory (the
+    tombstone is text anyone can edit)."""
+    if not confine.is_digest(digest):
+        return None  # a hash the tool never writes names no file of the vault
     candidates = [vault_dir(root) / digest]
-    vaults = state_root() / "vault"
-    if recorded and Path(recorded).name == digest and Path(recorded).parent.parent == vaults:
+    if recorded and Path(recorded).name == digest and confine.is_within(
+            state_root() / "vault", Path(recorded).parent) and not is_link(Path(recorded)):
         candidates.append(Path(recorded))
     for path in candidates:
         data = read_or_none(path) if not is_link(path) else None
