@@ -40,8 +40,8 @@ def checked(root: Path, path: Path, data: object) -> Fields:
     stamp = confine.text(record.get("stamp"), source, "its stamp")
     date = confine.text(record.get("date"), source, "its date")
     if not _STAMP.fullmatch(stamp) or not _DAY.fullmatch(date):
-        raise confine.NotOursError(source, f"stamp {stamp[:40]!r} or date {date[:40]!r} is "
-                                   "not one a pass is given")
+        raise confine.NotOursError(source, f"stamp {confine.shown(stamp)} or date "
+                                   f"{confine.shown(date)} is not one a pass is given")
     after: dict[str, str | None] = {}
     for rel, digest in confine.mapping(record.get("after"), source, "its files").items():
         confine.confined(root, rel, source, "a file it names")
@@ -68,6 +68,6 @@ def _manifest(root: Path, value: object, source: str) -> str:
     try:
         folder = trusted_snapshot(root, manifest)
     except RefusedError as err:
-        raise confine.NotOursError(source, f"its snapshot manifest {manifest[:80]!r} is not "
-                                   "one prune-memory wrote") from err
+        raise confine.NotOursError(source, f"its snapshot manifest {confine.shown(manifest)} "
+                                   "is not one prune-memory wrote") from err
     return str(folder / MANIFEST)

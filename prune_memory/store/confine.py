@@ -38,11 +38,11 @@ def confined(base: Path, rel: object, source: str, what: str = "a path") -> str:
     """`rel` when it is a relative path that stays inside `base` after realpath; else
     NotOursError. The name is returned as given (callers join it to `base` themselves)."""
     if not isinstance(rel, str) or not rel or "\0" in rel:
-        raise NotOursError(source, f"{what} is {_shown(rel)}, not a file name")
+        raise NotOursError(source, f"{what} is {shown(rel)}, not a file name")
     pure = PurePosixPath(rel)
     if pure.is_absolute() or ".." in pure.parts or not is_within(base, base / rel) \
             or os.path.realpath(base / rel) == os.path.realpath(base):
-        raise NotOursError(source, f"{what} {_shown(rel)} lies outside {base}")
+        raise NotOursError(source, f"{what} {shown(rel)} lies outside {base}")
     return rel
 
 
@@ -53,13 +53,13 @@ def is_digest(value: object) -> bool:
 
 def digest(value: object, source: str, what: str = "a hash") -> str:
     if not isinstance(value, str) or not is_digest(value):
-        raise NotOursError(source, f"{what} is {_shown(value)}, not a sha256 digest")
+        raise NotOursError(source, f"{what} is {shown(value)}, not a sha256 digest")
     return value
 
 
 def text(value: object, source: str, what: str) -> str:
     if not isinstance(value, str):
-        raise NotOursError(source, f"{what} is {_shown(value)}, not text")
+        raise NotOursError(source, f"{what} is {shown(value)}, not text")
     return value
 
 
@@ -69,17 +69,17 @@ def optional_text(value: object, source: str, what: str) -> str | None:
 
 def mapping(value: object, source: str, what: str) -> dict[str, object]:
     if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
-        raise NotOursError(source, f"{what} is {_shown(value)}, not a table of names")
+        raise NotOursError(source, f"{what} is {shown(value)}, not a table of names")
     return value
 
 
 def text_list(value: object, source: str, what: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise NotOursError(source, f"{what} is {_shown(value)}, not a list of text")
+        raise NotOursError(source, f"{what} is {shown(value)}, not a list of text")
     return value
 
 
-def _shown(value: object) -> str:
+def shown(value: object) -> str:
     """A short, printable description of a bad value: at most 40 characters of it, escaped
     and masked, or only its type when it is not text."""
     if isinstance(value, str):
