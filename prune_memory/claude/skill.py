@@ -9,8 +9,9 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+from prune_memory.claude import files
 from prune_memory.claude.locate import claude_home
-from prune_memory.claude.settings import FileChange, Scope, write_with_backup
+from prune_memory.claude.settings import FileChange, Scope, through_link, write_with_backup
 from prune_memory.resources import read_template
 
 SKILL_NAME = "prune-memory"
@@ -23,9 +24,11 @@ def skill_file(scope: Scope, project_dir: Path) -> Path:
     return base / "skills" / SKILL_NAME / TEMPLATE
 
 
-def install_skill(path: Path, now: dt.datetime) -> FileChange:
-    """Write the bundled skill to `path`; report whether anything changed."""
+def install_skill(path: Path, now: dt.datetime, *, within: Path | None = None) -> FileChange:
+    """Write the bundled skill to `path`; report whether anything changed. With `within`
+    (a project), the file must resolve inside it."""
+    path = through_link(path, within)
     text = read_template(TEMPLATE).encode("utf-8")
-    if path.is_file() and path.read_bytes() == text:
+    if files.read_bytes(path) == text:  # a FIFO there is refused, never waited on
         return FileChange(path, changed=False)
     return write_with_backup(path, text, now)

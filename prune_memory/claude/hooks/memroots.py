@@ -16,7 +16,11 @@ import os
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from prune_memory.claude.files import read_bytes
+from prune_memory.errors import BadInputError
+
 _PROJECT_SETTINGS = (".claude/settings.json", ".claude/settings.local.json")
+SETTINGS_LIMIT = 1024 * 1024  # what the gate reads of a settings file, at most
 
 
 class MemoryRoots(NamedTuple):
@@ -79,10 +83,12 @@ def _project_settings_roots(cwd: str) -> list[str]:
 
 
 def _setting(path: str) -> str | None:
+    """One setting, read without waiting: a FIFO planted as a cloned project's settings
+    would hold the gate until Claude Code's timeout lets the write through."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except (OSError, ValueError):
+        raw = read_bytes(path, limit=SETTINGS_LIMIT)
+        data = json.loads(raw.decode("utf-8")) if raw is not None else None
+    except (BadInputError, ValueError, RecursionError):
         return None
     value = data.get("autoMemoryDirectory") if isinstance(data, dict) else None
     return value if isinstance(value, str) and value.strip() else None
