@@ -18,6 +18,7 @@ from prune_memory.cli.common import (
     parse_now,
     report_load_errors,
     resolve_memory_dir,
+    say,
 )
 from prune_memory.errors import BadInputError, ExitCode
 from prune_memory.lint.options import DEFAULT_MAX_AGE_DAYS, DEFAULT_MAX_ENTRIES
@@ -91,7 +92,7 @@ def lint(target: TargetArg = None, *, store: StoreOpt = None, project: ProjectOp
         emit_json(report.to_json(with_suggestions=suggest, listing=listing))
     else:
         for line in render_lint(report, with_suggestions=suggest, listing=listing):
-            print(line)
+            say(line)
     report_load_errors(errors)
     if not report.clean:
         raise typer.Exit(ExitCode.FINDINGS)
@@ -128,7 +129,7 @@ def filters_init(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
     from prune_memory.procedure.filters import init_policy
 
     written = init_policy(resolve_memory_dir(memory_dir, project, dir_opt), force=force)
-    print(f"wrote {written}; add your own [[never_persist]] rules to its policy block")
+    say(f"wrote {written}; add your own [[never_persist]] rules to its policy block")
 
 
 def render_lint(report: LintReport, *, with_suggestions: bool,

@@ -16,6 +16,7 @@ from prune_memory.cli.common import (
     emit_json,
     parse_now,
     resolve_memory_dir,
+    say,
     snapshot_dir_path,
     warn,
 )
@@ -80,4 +81,4 @@ def _show(register_id: str, lines: tuple[str, ...], as_json: bool) -> None:
         return
     width = len(str(len(shown)))
     for number, line in enumerate(shown, start=1):
-        typer.echo(f"{number:>{width}}  {line}")
+        say(f"{number:>{width}}  {line}")

@@ -19,6 +19,7 @@ from prune_memory.cli.common import (
     report_load_errors,
     resolve_memory_dir,
     snapshot_dir_path,
+    warn,
 )
 from prune_memory.cli.passes import ConfigOpt, pass_options, render_plan
 from prune_memory.errors import BadInputError, ExitCode
@@ -121,19 +122,19 @@ def _plan(root: Path, options: PassOptions) -> Plan:
 
 def _say_notes(notes: list[str]) -> None:
     for note in notes:
-        print(f"prune-memory: {note}", file=sys.stderr)
+        warn(f"prune-memory: {note}")
 
 
 def _exit(report: PassReport, errors: tuple[JSON, ...]) -> None:
     """2 only when nothing changed; a pass that applied changes but passed over unreadable
     files says so and exits 1 (findings need attention), as the README defines."""
     for item in report.skipped:
-        print(f"prune-memory: skipped {item.file}: {item.reason}", file=sys.stderr)
+        warn(f"prune-memory: skipped {item.file}: {item.reason}")
     if report.undo_problem:
-        print(f"prune-memory: {report.undo_problem}", file=sys.stderr)
+        warn(f"prune-memory: {report.undo_problem}")
     if errors:  # the pass wrote its audit at least: not "nothing changed"
-        print(f"prune-memory: passed over {len(errors)} unreadable file(s) listed above; the "
-              "rest of the pass was applied — fix them and run again", file=sys.stderr)
+        warn(f"prune-memory: passed over {len(errors)} unreadable file(s) listed above; the "
+             "rest of the pass was applied — fix them and run again")
         raise typer.Exit(ExitCode.FINDINGS)
     if report.undo_problem or any(s.code == ExitCode.REFUSED for s in report.skipped):
         raise typer.Exit(ExitCode.REFUSED)

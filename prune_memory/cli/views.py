@@ -19,6 +19,7 @@ from prune_memory.cli.common import (
     parse_now,
     report_load_errors,
     resolve_memory_dir,
+    say,
 )
 from prune_memory.errors import ExitCode
 
@@ -125,7 +126,7 @@ def due(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
     if json:
         emit_json(result.to_json(), "due")
     else:
-        print(("Due: " if result.due else "Not due: ") + result.why)  # one line: no rich
+        say(("Due: " if result.due else "Not due: ") + result.why)  # one line: no rich
     if result.due:
         raise typer.Exit(ExitCode.FINDINGS)
 
