@@ -52,7 +52,7 @@ def reaccession(register_id: RegisterIdArg, memory_dir: MemoryDirArg = None, *,
     """
     from prune_memory.engine.reaccession import reaccession, request, withdrawn_body
     from prune_memory.engine.session import recover
-    from prune_memory.procedure.finish import record_pass
+    from prune_memory.procedure.finish import begin_pass, record_pass
     from prune_memory.procedure.snapshot import take_snapshot
 
     root = resolve_memory_dir(memory_dir, project, dir_opt)
@@ -66,7 +66,8 @@ def reaccession(register_id: RegisterIdArg, memory_dir: MemoryDirArg = None, *,
     when = parse_now(now)
     for note in recover(root)[1]:
         warn(note)
-    snapshot = take_snapshot(root, when, snapshot_dir_path(snapshot_dir))
+    snapshot = begin_pass(root, take_snapshot(root, when, snapshot_dir_path(snapshot_dir)),
+                          when)
     done = reaccession(root, req, snapshot=snapshot, now=when)
     render_result(done, json)
     record_pass(root, snapshot, when, done.applied)

@@ -89,7 +89,7 @@ def _reviewed_pass(root: Path, options: PassOptions, *, yes: bool, ask_kept: boo
     from prune_memory.analysis.claudemd import read_claude_md
     from prune_memory.cli.review_flow import auto_decide, review_and_confirm
     from prune_memory.engine.session import writing
-    from prune_memory.procedure.finish import finish_pass
+    from prune_memory.procedure.finish import begin_pass, finish_pass
     from prune_memory.procedure.review_state import drop_session, kept_entries, remember_keeps
     from prune_memory.procedure.snapshot import take_snapshot
 
@@ -100,7 +100,8 @@ def _reviewed_pass(root: Path, options: PassOptions, *, yes: bool, ask_kept: boo
         claude_md = read_claude_md(options.repo, options.home)
         decided = auto_decide(plan, kept, claude_md) if yes else \
             review_and_confirm(root, plan, kept, claude_md, options.now)
-        snapshot = take_snapshot(root, options.now, snapshot_dir)
+        snapshot = begin_pass(root, take_snapshot(root, options.now, snapshot_dir),
+                              options.now)
         report = finish_pass(root, plan, decided.verdicts, decided.repairs,
                              snapshot=snapshot, now=options.now)
         if not yes:

@@ -19,7 +19,6 @@ from prune_memory.store.snapshot import MANIFEST
 
 _STAMP = re.compile(r"\d{8}T\d{6}Z(-\d{1,3})?")
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-_REGISTER_ID = re.compile(r"\d{4}-\d{2}-\d{2}-\d{2,}")
 
 
 @dataclass(frozen=True)
@@ -51,11 +50,21 @@ def checked(root: Path, path: Path, data: object) -> Fields:
              for stored, kept in confine.mapping(record.get("names") or {}, source,
                                                  "its masked names").items()}
     ids = confine.text_list(record.get("register_ids") or [], source, "its register ids")
-    if not all(_REGISTER_ID.fullmatch(rid) for rid in ids):
-        raise confine.NotOursError(source, "a register id is not of the form YYYY-MM-DD-NN")
     return Fields(manifest=_manifest(root, record.get("manifest"), source), date=date,
                   stamp=stamp, after=after, names=names, register_ids=tuple(ids),
                   undone=confine.optional_text(record.get("undone"), source, "undone"))
+
+
+def checked_open(root: Path, path: Path, data: object) -> tuple[str, str, str, int]:
+    """The manifest, stamp, date and pid of an open-pass marker, checked like a record."""
+    source = f"open pass {path}"
+    record = confine.mapping(data, source, "the marker")
+    stamp = confine.text(record.get("stamp"), source, "its stamp")
+    date = confine.text(record.get("date"), source, "its date")
+    pid = record.get("pid")
+    if not _STAMP.fullmatch(stamp) or not _DAY.fullmatch(date) or not isinstance(pid, int):
+        raise confine.NotOursError(source, "its stamp, date or pid is not one a pass is given")
+    return _manifest(root, record.get("manifest"), source), stamp, date, pid
 
 
 def member(root: Path, path: Path, rel: str) -> str:

@@ -209,7 +209,7 @@ def init_policy(root: Path, *, force: bool = False, now: datetime | None = None
     forced. A forced replacement is a pass of its own: the directory is snapshotted first
     and the pass recorded, so the user's policy is never lost (`restore --pass`)."""
     from prune_memory.engine.session import writing
-    from prune_memory.procedure.finish import record_pass
+    from prune_memory.procedure.finish import begin_pass, record_pass
     from prune_memory.procedure.snapshot import take_snapshot
     from prune_memory.store import atomic
     from prune_memory.store.safe_read import present, require_directory
@@ -224,7 +224,7 @@ def init_policy(root: Path, *, force: bool = False, now: datetime | None = None
         raise RefusedError(f"{target} already exists; pass --force to replace it")
     when = now or datetime.now(UTC).replace(microsecond=0)
     with writing(root):
-        snapshot = take_snapshot(root, when)
+        snapshot = begin_pass(root, take_snapshot(root, when), when)
         atomic.atomic_write(target, data)
         undo = record_pass(root, snapshot, when, [])
     return PolicyWritten(target, snapshot.manifest, undo)
