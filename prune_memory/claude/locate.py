@@ -56,6 +56,14 @@ def git_root(start: Path) -> Path | None:
     return None
 
 
+def is_bare_repository(path: Path) -> bool:
+    """A bare repository (`git init --bare`, a mirror clone): git's own files with no
+    working tree around them. What git checks: HEAD, objects/ and refs/ in the folder."""
+    here = path.resolve()
+    return any((folder / "HEAD").is_file() and (folder / "objects").is_dir()
+               and (folder / "refs").is_dir() for folder in (here, *here.parents))
+
+
 def locate(project: Path) -> Location:
     """Where Claude Code keeps memory for `project` (it need not exist yet)."""
     project = project.expanduser().resolve()

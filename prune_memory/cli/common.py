@@ -145,15 +145,16 @@ def resolve_memory_dir(memory_dir: Path | None, project: Path | None,
 
 def resolve_repo(repo: Path | None, memory_dir: Path, project: Path | None) -> Path | None:
     """The project repo: --repo, else the project's git root, else the current git root."""
-    from prune_memory.claude.locate import git_root
+    from prune_memory.claude.locate import git_root, is_bare_repository
 
     if repo is not None:
         if not repo.expanduser().is_dir():
             raise BadInputError(f"--repo {repo}: no such directory; without the repo's history "
                                 "nothing can be checked, so nothing was changed")
         if git_root(repo) is None:
-            raise BadInputError(f"--repo {repo} is not inside a git repository; nothing was "
-                                "changed")
+            what = "is a bare repository, with no working tree to check memories against" \
+                if is_bare_repository(repo.expanduser()) else "is not inside a git repository"
+            raise BadInputError(f"--repo {repo} {what}; nothing was changed")
         return repo.expanduser()
     return git_root(project or Path.cwd())
 

@@ -197,3 +197,15 @@ def test_plan_diff_shows_what_applying_would_write_and_changes_nothing(
     assert "--- a/MEMORY.md" in out and "-- [project_dev_ports.md](project_dev_ports.md)" in out
     assert "ghp_DEMO" not in out
     assert tree_hash(demo_memory) == before
+
+
+def test_a_bare_repository_as_repo_is_named_so(cli: Callable[..., CliResult],
+                                               demo_memory: Path, tmp_path: Path) -> None:
+    bare = tmp_path / "mirror.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
+    for args in (("plan", demo_memory), ("run", demo_memory, "--dry-run")):
+        done = cli(*args, "--repo", bare)
+        assert done.code == 2 and "bare repository" in done.err, done.err
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    assert "not inside a git repository" in cli("plan", demo_memory, "--repo", plain).err
