@@ -32,7 +32,7 @@ from prune_memory.store.files import is_link
 from prune_memory.store.frontmatter_parse import bounded_json
 from prune_memory.store.index_facts import index_line_number
 from prune_memory.store.logtable import keeps_exactly
-from prune_memory.store.safe_read import NAME_MAX, read_regular
+from prune_memory.store.safe_read import NAME_MAX, is_member_name, read_regular
 
 CONTRACT_FIELDS = ("name", "description", "deaccessioned_at", "reason", "rule",
                    "superseded_by", "register_id", "original_sha256")
@@ -231,8 +231,7 @@ def read_tombstone(root: Path, rel: str) -> Tombstone | None:
     """
     folder, _, name = rel.partition("/")
     path = root / rel
-    if folder != TOMBSTONE_DIR or not name or "/" in name or "\\" in name \
-            or name in (".", "..") or is_link(root / TOMBSTONE_DIR):
+    if folder != TOMBSTONE_DIR or not is_member_name(name) or is_link(root / TOMBSTONE_DIR):
         return None
     try:
         return parse_tombstone(read_regular(path))
