@@ -16,17 +16,26 @@ from prune_memory.printable import printable
 
 
 class PrintableConsole(Console):
-    """A rich console whose every string is made printable before it is laid out."""
+    """A rich console whose every string is masked and made printable before it is laid
+    out: a table that wraps a cell cuts a token into pieces no line-by-line masking finds
+    again, so each value is masked whole, first."""
 
     def render_str(self, text: str, *args: Any, **kwargs: Any) -> Text:
-        return super().render_str(printable(text), *args, **kwargs)
+        return super().render_str(shown(text), *args, **kwargs)
 
     def print(self, *objects: Any, **kwargs: Any) -> None:
         super().print(*(_printable(o) for o in objects), **kwargs)
 
 
+def shown(text: str) -> str:
+    """What the terminal gets of one whole value: secrets masked, controls made visible."""
+    from prune_memory.secrets.mask import mask_text
+
+    return printable(mask_text(text))
+
+
 def _printable(obj: Any) -> Any:
-    if isinstance(obj, Text) and (plain := obj.plain) != printable(plain):
-        return Text(printable(plain), style=obj.style)
+    if isinstance(obj, Text) and (plain := obj.plain) != shown(plain):
+        return Text(shown(plain), style=obj.style)
     return obj
 

@@ -7,9 +7,12 @@ from collections.abc import Iterable
 
 
 def wrap(text: str, width: int, indent: str = "", hang: str = "") -> list[str]:
-    """`text` broken at word boundaries; a word longer than a line (a path) stays whole."""
+    """`text` broken at word boundaries; a word longer than a line (a path) stays whole.
+    Secrets are masked in the whole text first: once broken, no line holds all of one."""
+    from prune_memory.secrets.mask import mask_text
+
     out: list[str] = []
-    for line in text.splitlines() or [""]:
+    for line in mask_text(text).splitlines() or [""]:
         out += textwrap.wrap(line, width=max(width, 20), initial_indent=indent,
                              subsequent_indent=hang or indent, break_long_words=False,
                              break_on_hyphens=False, drop_whitespace=True) or [indent]

@@ -75,3 +75,41 @@ def test_printable_keeps_text_and_line_ends() -> None:
     assert printable(f"x{ESC}[0m\ry\x7f") == "x\\x1b[0m\\x0dy\\x7f"
     assert has_break("a\u2028b") and has_break("a\rb") and not has_break("a\tb")
 
+
+
+TOKEN = "ghp_" + "Lm40Nb39Vc28Xz17Qa06Ws95Ed84Rf73Tg62"
+
+
+def pieces(value: str, size: int = 6) -> list[str]:
+    return [value[i:i + size] for i in range(0, len(value) - size + 1)]
+
+
+@pytest.mark.parametrize("columns", ["60", "80"])
+def test_a_token_is_masked_whole_however_the_table_wraps(
+        cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, columns: str) -> None:
+    monkeypatch.setenv("COLUMNS", columns)
+    memory = write_tree(tmp_path / "memory", {
+        "MEMORY.md": f"# Memory\n- [Pebble](project_pebble.md) — pebble bot {TOKEN}\n"
+                     f"- [Ref](ref_{TOKEN}.md) — see it\n",
+        "project_pebble.md": "---\nname: pebble\ndescription: pebble\ntype: project\n---\n"
+                             f"pebble deploys with {TOKEN} daily, see [x](gone_{TOKEN}.md)\n",
+        f"ref_{TOKEN}.md": "---\nname: ref\ndescription: r\ntype: reference\n---\nref\n",
+        f"orphan_{TOKEN}.md": "---\nname: orphan\ndescription: o\ntype: project\n---\no\n",
+    })
+    for args in (("inventory", memory), ("scan", memory), ("lint", memory),
+                 ("plan", memory, "--now", NOW), ("run", memory, "--dry-run", "--now", NOW),
+                 ("sweep", memory, "--rename", "pebble=cairn")):
+        done = cli(*args)
+        leaked = [p for p in pieces(TOKEN.removeprefix("ghp_")) if p in done.out + done.err]
+        assert not leaked, (args, leaked)
+
+
+def test_restore_list_json_keeps_the_pass_stamps_usable(cli: Cli, tmp_path: Path) -> None:
+    memory = write_tree(tmp_path / "memory", {
+        "MEMORY.md": "# Memory\n- [A](a.md) — a\n",
+        "a.md": "---\nname: a\ndescription: a\ntype: project\n---\nbody\n"})
+    assert cli("withdraw", memory / "a.md", "--reason", "x", "--now", NOW).code == 0
+    listed = json.loads(cli("restore", "--list", "--json", "--memory-dir", memory).out)
+    (stamp,) = [p["pass"] for p in listed["passes"]]
+    assert stamp == "20261129T120000Z"
+    assert cli("restore", "--pass", stamp, "--memory-dir", memory, "--now", NOW).code == 0
