@@ -22,14 +22,14 @@ from prune_memory.matching.timedregex import PatternTimeout, deadline, time_left
 from prune_memory.procedure.filters import Policy, default_policy, load_policy, match_filters
 from prune_memory.secrets.base import SecretSpan
 from prune_memory.secrets.mask import describe
-from prune_memory.secrets.patterns import PatternDetector
-from prune_memory.secrets.scan import find_spans, hits_for
+from prune_memory.secrets.scan import DETECTORS, find_spans, hits_for
 from prune_memory.secrets.vendor import VendorDetector
 from prune_memory.store.files import read_or_none
 from prune_memory.vocab import INDEX_FILE, OWN_FILES
 
-_PATTERNS = (PatternDetector(),)
-_VENDOR = (VendorDetector(),)
+# The plan's detectors, every one: those that need no detect-secrets import run first.
+_PATTERNS = tuple(d for d in DETECTORS if not isinstance(d, VendorDetector))
+_VENDOR = tuple(d for d in DETECTORS if isinstance(d, VendorDetector))
 
 
 class GateHit(NamedTuple):
