@@ -140,7 +140,7 @@ def _from_tombstone(root: Path, row: RegisterRow) -> Source | None:
         return None
     head = stone.header
     restore_target(head.original_file, f"tombstone {row.tombstone}")
-    records = tuple(replace(rec, seq=head.register_id) for rec in head.index_lines)
+    records = tuple(replace(rec, seq=head.register_id) for rec in vault.index_lines_of(root, stone))
     edits = head.extra("link_edits") or []
     for edit in edits:  # the header is text anyone can edit: only kept topic files
         if isinstance(edit, dict):

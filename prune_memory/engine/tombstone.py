@@ -8,7 +8,8 @@ which differs from the tombstone's own name when that name was used before) and
 vault), `superseded_sha256` (the counter-memory written with it, so `restore` can take it
 away again), `link_edits` (the `[[links]]` unlinked in kept memories, so `restore` can put
 them back), and for the earlier version an update replaced, `change: update` with
-`updated_sha256` and `index_change`.
+`updated_sha256` and `index_change`; `index_lines_vault` when an index line or a neighbour
+held a secret (the header keeps them masked; the exact records are in the private vault).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ CONTRACT_FIELDS = ("name", "description", "deaccessioned_at", "reason", "rule",
                    "superseded_by", "register_id", "original_sha256")
 EXTRA_FIELDS = ("original_file", "index_lines")
 OPTIONAL_FIELDS = ("vault", "superseded_sha256", "link_edits", "change", "updated_sha256",
-                   "index_change")
+                   "index_change", "index_lines_vault")
 _FLOW_FIELDS = ("index_lines", "link_edits", "index_change")
 NOT_APPLICABLE = "N/A"
 

@@ -8,10 +8,11 @@ a redacted copy plus the hash and the vault path; `restore` reads the bytes back
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
-from prune_memory.engine.tombstone import Tombstone
+from prune_memory.engine.tombstone import IndexLineRecord, Tombstone
 from prune_memory.errors import RefusedError
 from prune_memory.model import TOMBSTONE_DIR
 from prune_memory.secrets.base import SecretHit
@@ -67,6 +68,27 @@ def get(root: Path, digest: str, recorded: str | None = None) -> bytes | None:
         if data is not None and sha256(data) == digest:
             return data
     return None
+
+
+def put_records(root: Path, records: tuple[IndexLineRecord, ...]) -> Path:
+    """Keep the exact index-line records of a withdrawal whose tombstone masks them."""
+    return put(root, json.dumps([r.to_json() for r in records], ensure_ascii=False)
+               .encode("utf-8"))
+
+
+def index_lines_of(root: Path, stone: Tombstone) -> tuple[IndexLineRecord, ...]:
+    """The index-line records to restore: the vault's exact ones when the header masks
+    them, else the header's (masked, if the vault copy is gone: placed by line number)."""
+    head = stone.header
+    recorded = head.extra("index_lines_vault")
+    raw = get(root, Path(str(recorded)).name, str(recorded)) if recorded else None
+    try:
+        items = json.loads(raw.decode("utf-8")) if raw is not None else None
+        if isinstance(items, list) and all(isinstance(item, dict) for item in items):
+            return tuple(IndexLineRecord.from_json(item) for item in items)
+    except (ValueError, KeyError, TypeError):
+        pass  # not as the tool wrote it: the header's records serve
+    return head.index_lines
 
 
 def original_of(root: Path, stone: Tombstone) -> bytes | None:
