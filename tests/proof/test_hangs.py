@@ -97,7 +97,7 @@ def test_the_gate_stops_at_its_time_and_says_so(memory: Path, monkeypatch: pytes
 
 
 def test_many_findings_end_the_check_early(memory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """6.9 MB of `password:` lines: the verdict is clear after the first piece."""
+    """900 KB of `password:` lines (four pieces): the verdict is clear after the first."""
     seen: list[int] = []
     real = checks._piece_hits
 
@@ -106,10 +106,21 @@ def test_many_findings_end_the_check_early(memory: Path, monkeypatch: pytest.Mon
         return real(text, where, rules)
 
     monkeypatch.setattr(checks, "_piece_hits", counted)
-    text = "password: hunter2hunter2\n" * (6_900_000 // 25)
+    text = "password: hunter2hunter2\n" * (900_000 // 25)
     verdict = decide(write(memory / "project_new.md", text), Mode.STRICT)
     assert verdict.decision is Decision.DENY and len(seen) == 1
     assert verdict.reason is not None and "- and " in verdict.reason
+
+
+@pytest.mark.parametrize("mode", [Mode.STRICT, Mode.WARN])
+def test_text_past_what_the_gate_reads_is_refused_for_memory_unread(
+        memory: Path, monkeypatch: pytest.MonkeyPatch, mode: Mode) -> None:
+    monkeypatch.setattr(checks, "_piece_hits", lambda *_: pytest.fail("the text was read"))
+    big = "Plain prose.\n" * (gate.MAX_TEXT_CHARS // 13 + 1)
+    verdict = decide(write(memory / "project_new.md", big), mode)
+    assert verdict.decision is (Decision.DENY if mode is Mode.STRICT else Decision.WARN)
+    assert verdict.reason is not None and "more than the gate reads" in verdict.reason
+    assert decide(write(memory.parent / "elsewhere.md", big), mode).decision is Decision.ALLOW
 
 
 LINES = st.sampled_from(["Plain words about the build.", "", "See docs/setup.md first.",
