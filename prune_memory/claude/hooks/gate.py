@@ -22,10 +22,10 @@ ENV_MODE = "PRUNE_MEMORY_GATE"
 MAX_LISTED = 8  # hits named in a reason; the rest are counted
 # Time for the checks themselves: the gate answers within a second, startup and reading
 # the payload included (Claude Code lets the write through at its 10 s timeout).
-CHECK_SECONDS = 0.6
+CHECK_SECONDS = 0.5
 # Text bound for memory past this is not read at all, and is denied: a memory is a few KB
 # and the index loads 25,000 characters; checking megabytes would not fit the second.
-MAX_TEXT_CHARS = 1024 * 1024
+MAX_TEXT_CHARS = 512 * 1024
 
 
 class Mode(StrEnum):

@@ -154,7 +154,7 @@ def _json_string(text: str, key: str, cut: bool = False) -> str | None:
     import re
 
     ends = r'"' if not cut else r'(?:"|$)'
-    found = re.search(rf'"{re.escape(key)}"\s*:\s*"((?:[^"\\]|\\.)*){ends}', text)
+    found = re.search(rf'"{re.escape(key)}"\s*:\s*"([^"\\]*(?:\\.[^"\\]*)*){ends}', text)
     if found is None:
         return None
     body = found.group(1)

@@ -311,7 +311,8 @@ def _ansi_c(body: str) -> str:
     return _ANSI_CODE.sub(decode, body)
 
 
-_UPTO = {quote: re.compile(rf"(?:[^{quote}\\]|\\.)*", re.DOTALL) for quote in "'\"`"}
+_UPTO = {quote: re.compile(rf"[^{quote}\\]*(?:\\.[^{quote}\\]*)*", re.DOTALL)
+         for quote in "'\"`"}
 _GROUP_PLAIN = re.compile(r"[^()'\"\\]+")
 _BRACE_PLAIN = re.compile(r"[^{}'\"\\]+")
 
