@@ -86,6 +86,27 @@ def test_a_runaway_count_rule_stops_the_pass_with_a_clear_error(cli: Cli, memory
     assert "count rule 'trap'" in done.err and "simplify it" in done.err
 
 
+def test_a_committed_config_with_a_runaway_glob_never_hangs_the_pass(
+        cli: Cli, memory: Path, tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    trap_glob = "*a" * 14 + "*b"
+    (repo / ("a" * 60 + ".md")).write_text("x\n")
+    (repo / ".prune-memory.toml").write_text(
+        f'[[count]]\nname = "widgets"\npattern = "(\\\\d+) widgets"\nglob = "{trap_glob}"\n')
+    subprocess.run(["git", "-C", str(repo), "add", "."], check=True)
+    subprocess.run(["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t",
+                    "commit", "-qm", "c"], check=True)
+    (memory / "project_notes.md").write_text(topic("notes", "We keep 3 widgets."))
+    with no_hang(30):  # Python's re needs 30 s for 30 a's here, and doubles per two more
+        done = cli("plan", memory, "--repo", repo, "--json")
+    if done.code == ExitCode.BAD_INPUT:  # out of time: the rule is named
+        assert "count rule 'widgets' (its glob" in done.err and "simplify it" in done.err
+    else:  # the time-limited engine found the answer at once
+        assert done.code in (ExitCode.OK, ExitCode.FINDINGS), done.err
+        assert "repo has 0" in done.out
+
+
 @pytest.mark.parametrize("mode", [Mode.STRICT, Mode.WARN])
 def test_the_gate_stops_at_its_time_and_says_so(memory: Path, monkeypatch: pytest.MonkeyPatch,
                                                 mode: Mode) -> None:
