@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -174,26 +174,15 @@ def plan_withdrawal(root: Path, current: Current, drafting: Drafting, *, reason:
         extras += (("superseded_sha256", sha256(render_superseded(sup))),)
     if edits:
         extras += (("link_edits", [edit.to_json() for edit in edits]),)
-    shown = _masked(index_lines)
-    if shown != index_lines:  # its own index line, or a neighbour, holds a secret
-        extras += (("index_lines_vault", str(vault.put_records(root, index_lines))),)
-    header = TombstoneHeader(
+    header = vault.shielded(root, TombstoneHeader(
         original_file=current.file, deaccessioned_at=now, reason=mask_text(reason), rule=rule,
         register_id=register_id, original_sha256=current.sha256,
-        superseded_by=sup.file if sup else None, index_lines=shown, extras=extras)
+        superseded_by=sup.file if sup else None, index_lines=index_lines, extras=extras))
     row = RegisterRow(register_id, summary(current), entry_type(current, memory_class),
                       shortened(f"{rule}: {reason}", REASON_CHARS), tomb,
                       sup.file if sup else NOT_APPLICABLE)
     body = vault.redact(current.raw) if kept else current.raw
     return Withdrawal(register_id, tomb, render_tombstone(header, body), sup, row, kept, edits)
-
-
-def _masked(records: tuple[IndexLineRecord, ...]) -> tuple[IndexLineRecord, ...]:
-    """Index-line records as a tombstone, inside the memory directory, may hold them: each
-    line and neighbour that carries a secret masked. The exact records are in the vault."""
-    return tuple(replace(rec, text=mask_text(rec.text), under=mask_text(rec.under),
-                         prev=tuple(mask_text(t) for t in rec.prev),
-                         next=tuple(mask_text(t) for t in rec.next)) for rec in records)
 
 
 def withdraw_step(root: Path, current: Current, log_text: str, *, reason: str, rule: str,

@@ -75,6 +75,7 @@ def _cells(now: datetime, file: str, row: RegisterRow, reason: str, where: str) 
 def _update_of(root: Path, row: RegisterRow) -> Tombstone | None:
     """The tombstone of an update (the version it replaced), when `row` is one."""
     stone = read_tombstone(root, row.tombstone)
+    stone = vault.resolved(root, stone) if stone is not None else None
     return stone if stone is not None and stone.header.is_update else None
 
 
@@ -134,13 +135,14 @@ def _message(source: Source, sup: dict[str, str] | None) -> str:
 
 
 def _from_tombstone(root: Path, row: RegisterRow) -> Source | None:
-    stone = read_tombstone(root, row.tombstone)
+    read = read_tombstone(root, row.tombstone)
+    stone = vault.resolved(root, read) if read is not None else None  # exact name, lines
     data = vault.original_of(root, stone) if stone is not None else None
     if stone is None or data is None:
         return None
     head = stone.header
     restore_target(head.original_file, f"tombstone {row.tombstone}")
-    records = tuple(replace(rec, seq=head.register_id) for rec in vault.index_lines_of(root, stone))
+    records = tuple(replace(rec, seq=head.register_id) for rec in head.index_lines)
     edits = head.extra("link_edits") or []
     for edit in edits:  # the header is text anyone can edit: only kept topic files
         if isinstance(edit, dict):

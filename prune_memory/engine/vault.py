@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 
-from prune_memory.engine.tombstone import IndexLineRecord, Tombstone
+from prune_memory.engine.tombstone import IndexLineRecord, Tombstone, TombstoneHeader
 from prune_memory.errors import RefusedError
 from prune_memory.model import TOMBSTONE_DIR
 from prune_memory.secrets.base import SecretHit
@@ -74,6 +75,39 @@ def put_records(root: Path, records: tuple[IndexLineRecord, ...]) -> Path:
     """Keep the exact index-line records of a withdrawal whose tombstone masks them."""
     return put(root, json.dumps([r.to_json() for r in records], ensure_ascii=False)
                .encode("utf-8"))
+
+
+def shielded(root: Path, header: TombstoneHeader) -> TombstoneHeader:
+    """The header as it may sit in the memory directory: a secret in the file's own name,
+    in its index lines or their neighbours masked, the exact values kept in the vault
+    (`resolved` reads them back)."""
+    shown = tuple(replace(rec, text=mask_text(rec.text), under=mask_text(rec.under),
+                          prev=tuple(mask_text(t) for t in rec.prev),
+                          next=tuple(mask_text(t) for t in rec.next))
+                  for rec in header.index_lines)
+    extras = list(header.extras)
+    if shown != header.index_lines:
+        extras.append(("index_lines_vault", str(put_records(root, header.index_lines))))
+    name = header.original_file
+    if mask_text(name) != name:
+        extras.append(("original_file_vault",
+                       str(put(root, name.encode("utf-8", "surrogateescape")))))
+    return replace(header, original_file=mask_text(name), index_lines=shown,
+                   extras=tuple(extras))
+
+
+def resolved(root: Path, stone: Tombstone) -> Tombstone | None:
+    """The tombstone with the exact values `shielded` masked; None when the vault no
+    longer has the file's real name (the snapshot is then the way back)."""
+    head = stone.header
+    name = head.original_file
+    if (recorded := head.extra("original_file_vault")) is not None:
+        kept = get(root, Path(str(recorded)).name, str(recorded))
+        if kept is None:
+            return None
+        name = kept.decode("utf-8", "surrogateescape")
+    return replace(stone, header=replace(head, original_file=name,
+                                         index_lines=index_lines_of(root, stone)))
 
 
 def index_lines_of(root: Path, stone: Tombstone) -> tuple[IndexLineRecord, ...]:

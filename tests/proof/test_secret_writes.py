@@ -66,3 +66,25 @@ def test_an_orphans_name_token_never_reaches_the_index(cli: Cli, tmp_path: Path,
     index = (memory / "MEMORY.md").read_bytes()
     assert b"project_bot.md" in index  # it was indexed ...
     assert no_piece_of(OWN, index)  # ... with its token masked
+
+
+@pytest.mark.parametrize("how", ["withdraw", "update"])
+def test_a_token_in_a_file_name_stays_out_of_what_a_withdrawal_or_update_writes(
+        cli: Cli, tmp_path: Path, how: str) -> None:
+    name = f"reference_bot_{OWN}.md"
+    memory = write_tree(tmp_path / "memory", {
+        "MEMORY.md": f"# Memory\n- [Bot]({name}) — the release bot\n",
+        name: topic("bot", "The release bot posts to #deploys."),
+    })
+    before = {p.name: p.read_bytes() for p in memory.iterdir()}
+    if how == "withdraw":
+        done = cli("withdraw", memory / name, "--reason", "gone", "--now", NOW)
+    else:
+        done = cli("sweep", memory, "--rename", "deploys=releases", "--apply", "--now", NOW)
+    assert done.code in (0, 1), done.err
+    assert no_piece_of(OWN, everything(memory / "deaccessioned"))
+    assert no_piece_of(OWN, (memory / "pruning-log.md").read_bytes())
+    assert not any(OWN[4:12] in p.name for p in (memory / "deaccessioned").iterdir())
+    assert cli("restore", "2026-11-29-01", "--memory-dir", memory, "--now", NOW).code == 0
+    assert {p.name: p.read_bytes() for p in memory.iterdir() if p.is_file()
+            and p.name != "pruning-log.md"} == before
