@@ -1,14 +1,9 @@
-"""A lexer for the shell commands Claude's Bash tool runs: words, operators and redirections
-as bash reads them.
-
-Regexes over the command text missed what bash itself sees: `>&file` and `1<>file` (writes),
-a target in ANSI-C quotes (`$'…/memory/a.md'`), one split by a backslash-newline, one that
-comes out of `${UNSET:-…/memory}`. This follows bash's grammar for the parts that decide
-where a command writes: quoting (`'…'`, `"…"`, `$'…'`, `\\`), line continuations, comments,
-here-documents (their bodies are skipped), operators, descriptor numbers before a
-redirection, and the expansions a target may hold (`~`, `$VAR`, `${VAR}`, `${VAR:-word}`
-and the other defaults). A command substitution cannot be known without running it: a word
-holding one is marked inexact.
+"""A lexer for the commands Claude's Bash tool runs: words, operators and redirections as
+bash reads them (regexes missed `>&file`, `1<>file`, `$'…'` targets, a backslash-newline
+inside a target, `${UNSET:-…/memory}`). It follows bash's grammar where it decides where a
+command writes: quoting, line continuations, comments, here-documents (bodies skipped),
+operators, descriptor numbers, and the expansions a target may hold (`~`, `$VAR`, `${VAR}`,
+`${VAR:-word}` and the other defaults). A word holding a command substitution is inexact.
 """
 
 from __future__ import annotations
@@ -18,6 +13,16 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from prune_memory.claude.hooks.shellquotes import (
+    GROUP_PLAIN,
+    ansi_c,
+    closing_backtick,
+    closing_brace,
+    closing_double,
+    closing_single,
+    is_fd_name,
+)
+
 OPERATORS = (";;&", "&>>", "<<<", "<<-", ";;", ";&", "||", "|&", "&&", "&>", ">>", ">|",
              ">&", "<>", "<<", "<&", ">", "<", "|", "&", ";", "(", ")", "\n")
 REDIRECTS = frozenset({"&>>", "<<<", "<<-", "&>", ">>", ">|", ">&", "<>", "<<", "<&", ">",
@@ -26,10 +31,7 @@ _PLAIN = re.compile(r"[^\s'\"\\$`|&;()<>]+")
 _IN_DOUBLE = re.compile(r'[^"\\$`]+')
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SPECIAL = re.compile(r"[0-9@*#?$!-]")
-_ANSI = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
-         "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
-_ANSI_CODE = re.compile(r"\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}"
-                        r"|c.|.)", re.DOTALL)
+
 
 
 class _Stop(Exception):
@@ -110,7 +112,7 @@ class Lexer:
             if op is not None:
                 if word.started:
                     digits = "".join(word.parts)
-                    if op in REDIRECTS and word.exact and (digits.isdigit() or _braced(digits)):
+                    if op in REDIRECTS and word.exact and (digits.isdigit() or is_fd_name(digits)):
                         yield Token("io", digits)
                     else:
                         yield from self._end(word, expect_delimiter)
@@ -157,7 +159,7 @@ class Lexer:
         elif char == "$":
             self._dollar(word)
         elif char == "`":
-            end = _closing_backtick(text, at + 1)
+            end = closing_backtick(text, at + 1)
             word.exact = False
             word.started = True
             self.at = end + 1
@@ -195,7 +197,7 @@ class Lexer:
             elif char == "$":
                 self._dollar(word, quoted=True)
             elif char == "`":
-                self.at = _closing_backtick(text, self.at + 1) + 1
+                self.at = closing_backtick(text, self.at + 1) + 1
                 word.exact = False
             else:
                 match = _IN_DOUBLE.match(text, self.at)
@@ -207,8 +209,8 @@ class Lexer:
         text, at = self.text, self.at
         nxt = text[at + 1:at + 2]
         if nxt == "'" and not quoted:
-            end = _closing_single(text, at + 2)
-            word.add(_ansi_c(text[at + 2:end]))
+            end = closing_single(text, at + 2)
+            word.add(ansi_c(text[at + 2:end]))
             self.at = end + 1
         elif nxt == '"' and not quoted:
             self.at += 2
@@ -219,7 +221,7 @@ class Lexer:
             word.exact = False
             word.started = True
         elif nxt == "{":
-            end = _closing_brace(text, at + 2)
+            end = closing_brace(text, at + 2)
             value, exact = expand_parameter(text[at + 2:end])
             word.add(value)
             word.exact = word.exact and exact
@@ -240,7 +242,7 @@ class Lexer:
         depth, at, text = 0, opening, self.text
         while at < len(text):
             self._step()
-            if depth and (plain := _GROUP_PLAIN.match(text, at)) is not None:
+            if depth and (plain := GROUP_PLAIN.match(text, at)) is not None:
                 at = plain.end()
                 continue
             char = text[at]
@@ -248,10 +250,10 @@ class Lexer:
                 at += 2
                 continue
             if char == "'":
-                at = _closing_single(text, at + 1) + 1
+                at = closing_single(text, at + 1) + 1
                 continue
             if char == '"':
-                at = _closing_double(text, at + 1) + 1
+                at = closing_double(text, at + 1) + 1
                 continue
             depth += {"(": 1, ")": -1}.get(char, 0)
             at += 1
@@ -293,66 +295,3 @@ def _word_value(word: str) -> str:
     """The value of a word inside `${…}` (quotes removed, expansions done)."""
     return "".join(t.text for t in tokens(word) if t.kind == "word")
 
-
-def _braced(word: str) -> bool:
-    return bool(re.fullmatch(r"\{[A-Za-z_][A-Za-z0-9_]*\}", word))
-
-
-def _ansi_c(body: str) -> str:
-    def decode(match: re.Match[str]) -> str:
-        code = match.group(1)
-        if code[0] in "xuU":
-            return chr(min(int(code[1:], 16), 0x10FFFF))
-        if code[0] in "01234567":
-            return chr(int(code, 8) & 0xFF)
-        if code[0] == "c":
-            return chr(ord(code[1].upper()) ^ 0x40) if len(code) > 1 else ""
-        return _ANSI.get(code, "\\" + code)
-    return _ANSI_CODE.sub(decode, body)
-
-
-_UPTO = {quote: re.compile(rf"[^{quote}\\]*(?:\\.[^{quote}\\]*)*", re.DOTALL)
-         for quote in "'\"`"}
-_GROUP_PLAIN = re.compile(r"[^()'\"\\]+")
-_BRACE_PLAIN = re.compile(r"[^{}'\"\\]+")
-
-
-def _closing(quote: str, text: str, start: int) -> int:
-    """The unescaped `quote` that closes a quoted run starting at `start` (or the end)."""
-    match = _UPTO[quote].match(text, start)
-    return min(match.end() if match else start, len(text))
-
-
-def _closing_single(text: str, start: int) -> int:
-    return _closing("'", text, start)
-
-
-def _closing_double(text: str, start: int) -> int:
-    return _closing('"', text, start)
-
-
-def _closing_backtick(text: str, start: int) -> int:
-    return _closing("`", text, start)
-
-
-def _closing_brace(text: str, start: int) -> int:
-    depth, at = 1, start
-    while at < len(text):
-        if (plain := _BRACE_PLAIN.match(text, at)) is not None:
-            at = plain.end()
-            continue
-        char = text[at]
-        if char == "\\":
-            at += 2
-            continue
-        if char == "'":
-            at = text.find("'", at + 1) % (len(text) + 1) + 1
-            continue
-        if char == '"':
-            at = _closing_double(text, at + 1) + 1
-            continue
-        depth += {"{": 1, "}": -1}.get(char, 0)
-        if depth == 0:
-            return at
-        at += 1
-    return len(text)
