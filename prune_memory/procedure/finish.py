@@ -19,6 +19,7 @@ from prune_memory.procedure.reachability import Reachability, scan
 from prune_memory.procedure.resynthesis import Resynthesis, resynthesize
 from prune_memory.procedure.review import Verdict
 from prune_memory.procedure.snapshot import Snapshot
+from prune_memory.store.confine import NotOursError
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.pruninglog import read_log
 
@@ -85,7 +86,10 @@ def record_pass(root: Path, snapshot: Snapshot, now: dt.datetime,
                            f"{f': {err.filename}' if err.filename else ''}); every change is "
                            "applied and logged — restore its register ids one by one") from err
     openpass.close(root, snapshot.path.name)
-    same_day = [r for r in passrecord.records(root) if r.date == day and r.undone is None]
+    try:
+        same_day = [r for r in passrecord.records(root) if r.date == day and r.undone is None]
+    except NotOursError:  # another, tampered record: this pass is named by its own stamp
+        return record.stamp
     return day if len(same_day) == 1 else record.stamp
 
 

@@ -122,3 +122,11 @@ def test_a_tombstone_vault_path_never_leads_out_of_the_vault(
     done = cli("restore", "2026-11-29-01", memory, "--now", LATER)
     restored = memory / "reference_ci.md"
     assert not (restored.exists() and restored.read_bytes() == evil), done.out
+
+
+def test_a_tampered_old_record_does_not_turn_a_new_pass_into_an_error(
+        cli: Cli, memory: Path, tmp_path: Path) -> None:
+    tampered(memory, _outside, tmp_path)
+    done = cli("withdraw", memory / "project_ci.md", "--reason", "x", "--now", LATER)
+    assert done.code == 0, done.err
+    assert not (memory / "project_ci.md").exists()
