@@ -113,7 +113,8 @@ def _step(root: Path, source: Source, row: RegisterRow, log: PruningLog,
 def _superseded(root: Path, source: Source) -> dict[str, str] | None:
     """The counter-memory to take away with the restore: only one the withdrawal recorded
     writing, and only while it still holds those bytes."""
-    if not source.superseded or not source.superseded_sha256:
+    if not source.superseded or not source.superseded_sha256 \
+            or not is_member_name(source.superseded):  # the header is text anyone can edit
         return None
     if sha_or_none(root / source.superseded) != source.superseded_sha256:
         return None

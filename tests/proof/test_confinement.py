@@ -130,3 +130,20 @@ def test_a_tampered_old_record_does_not_turn_a_new_pass_into_an_error(
     done = cli("withdraw", memory / "project_ci.md", "--reason", "x", "--now", LATER)
     assert done.code == 0, done.err
     assert not (memory / "project_ci.md").exists()
+
+
+def test_a_tombstones_superseded_file_is_never_a_path_out(cli: Cli, tmp_path: Path) -> None:
+    memory = write_tree(tmp_path / "memory", {
+        "MEMORY.md": "# Memory\n- [CI](project_ci.md) — ci\n",
+        "project_ci.md": topic("ci", "Jenkins builds.")})
+    victim = tmp_path / "victim.txt"
+    victim.write_bytes(VICTIM)
+    assert cli("withdraw", memory / "project_ci.md", "--reason", "x", "--now", LATER).code == 0
+    stone = memory / TOMBSTONE_DIR / "project_ci.md"
+    raw = stone.read_text()
+    head, _, body = raw[4:].partition("\n---\n")
+    head = head.replace("superseded_by: N/A", "superseded_by: ../victim.txt")
+    head += f"\nsuperseded_sha256: {hashlib.sha256(VICTIM).hexdigest()}"
+    stone.write_text(f"---\n{head}\n---\n{body}")
+    cli("restore", "2026-11-30-01", "--memory-dir", memory, "--now", LATER)
+    assert victim.read_bytes() == VICTIM
