@@ -82,7 +82,7 @@ def withdraw(file: FileArg, *, reason: ReasonOpt, rule: RuleOpt = "manual",
 
     root, name = _locate(file, memory_dir, project)
     when = parse_now(now)
-    snap = _fresh_snapshot(root, when, snapshot_dir)
+    snap = _fresh_snapshot(root, when, snapshot_dir, opens_pass=True)
     request = WithdrawRequest(name, reason, rule, expected_sha256=expect_sha256)
     result = apply.withdraw(root, request, snapshot=snap, now=when)
     pass_id = _log_single_step(root, snap, result, now=now, command=f"withdraw {name}")
@@ -118,7 +118,7 @@ def inoculate(file: FileArg, *,
 
     root, name = _locate(file, memory_dir, project)
     when = parse_now(now)
-    snap = _fresh_snapshot(root, when, snapshot_dir)
+    snap = _fresh_snapshot(root, when, snapshot_dir, opens_pass=withdraw)
     ino = Inoculation(pattern=pattern, evidence=evidence, abandonment_reason=reason,
                       do_not_rederive=do_not_rederive, period=period or "", slug=slug)
     _check_note(ino, repo or git_root(project or Path.cwd()))
@@ -207,15 +207,19 @@ def _locate(file: str, memory_dir: Path | None, project: Path | None) -> tuple[P
     return resolve_memory_dir(None, None), file
 
 
-def _fresh_snapshot(root: Path, when: datetime, snapshot_dir: str | None) -> Snapshot:
-    """Settle any interrupted step first, so the snapshot never shows a half-done one."""
+def _fresh_snapshot(root: Path, when: datetime, snapshot_dir: str | None, *,
+                    opens_pass: bool = False) -> Snapshot:
+    """Settle any interrupted step first, so the snapshot never shows a half-done one;
+    `opens_pass` when a pass record follows (`_log_single_step`)."""
     from prune_memory.engine import apply
+    from prune_memory.procedure.finish import begin_pass
     from prune_memory.procedure.snapshot import take_snapshot
 
     _, notes = apply.recover(root)
     for note in notes:
         warn(note)
-    return take_snapshot(root, when, snapshot_dir_path(snapshot_dir))
+    snap = take_snapshot(root, when, snapshot_dir_path(snapshot_dir))
+    return begin_pass(root, snap, when) if opens_pass else snap
 
 
 def _log_single_step(root: Path, snap: Snapshot, result: ApplyResult, *,

@@ -87,7 +87,7 @@ def _apply(root: Path, memdir: MemoryDir, report: SweepReport, snapshot_dir: Pat
     from prune_memory.engine.results import ApplyResult
     from prune_memory.engine.session import writing
     from prune_memory.procedure.auditlog import AuditSummary, write_audit
-    from prune_memory.procedure.finish import record_pass
+    from prune_memory.procedure.finish import begin_pass, record_pass
     from prune_memory.procedure.snapshot import take_snapshot
     from prune_memory.procedure.sweep import apply_sweep
     from prune_memory.store.pruninglog import read_log
@@ -95,7 +95,7 @@ def _apply(root: Path, memdir: MemoryDir, report: SweepReport, snapshot_dir: Pat
     with writing(root) as notes:
         for note in notes:
             warn(f"prune-memory: {note}")
-        snapshot = take_snapshot(root, now, snapshot_dir)
+        snapshot = begin_pass(root, take_snapshot(root, now, snapshot_dir), now)
         outcome = apply_sweep(root, memdir, report, snapshot=snapshot, now=now)
         write_audit(root, AuditSummary(entries_audited=len(report.files), withdrawn=0,
                                        updated=outcome.count("update"),

@@ -7,7 +7,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from prune_memory.engine import passrecord
+from prune_memory.engine import openpass, passrecord
 from prune_memory.engine.flags import record_pass_marks
 from prune_memory.engine.results import Applied, Skipped
 from prune_memory.errors import RefusedError
@@ -66,6 +66,13 @@ def finish_pass(root: Path, plan: Plan, verdicts: Sequence[Verdict], repairs: Se
         undo_problem=problem, notes=plan.notes)
 
 
+def begin_pass(root: Path, snapshot: Snapshot, now: dt.datetime) -> Snapshot:
+    """Mark the pass of `snapshot` open before its first write: if it stops before
+    `record_pass`, `recover` records it all the same (engine/openpass.py)."""
+    openpass.begin(root, snapshot.manifest, snapshot.path.name, now.date().isoformat())
+    return snapshot
+
+
 def record_pass(root: Path, snapshot: Snapshot, now: dt.datetime,
                 applied: Sequence[Applied], command: str = "") -> str:
     """Keep what this pass changed (under the state directory) so it can be undone whole;
@@ -81,6 +88,7 @@ def record_pass(root: Path, snapshot: Snapshot, now: dt.datetime,
         raise RefusedError(f"could not record the pass for a whole undo ({err.strerror or err}"
                            f"{f': {err.filename}' if err.filename else ''}); every change is "
                            "applied and logged — restore its register ids one by one") from err
+    openpass.close(root, snapshot.path.name)
     return record.stamp
 
 
