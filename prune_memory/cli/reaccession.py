@@ -66,11 +66,12 @@ def reaccession(register_id: RegisterIdArg, memory_dir: MemoryDirArg = None, *,
     when = parse_now(now)
     for note in recover(root)[1]:
         warn(note)
+    command = f"reaccession {register_id}"
     snapshot = begin_pass(root, take_snapshot(root, when, snapshot_dir_path(snapshot_dir)),
-                          when)
+                          when, command)
     done = reaccession(root, req, snapshot=snapshot, now=when)
     render_result(done, json)
-    pass_id = record_pass(root, snapshot, when, done.applied, f"reaccession {register_id}")
+    pass_id = record_pass(root, snapshot, when, done.applied, command)
     if not json:
         say(f"undo this pass: prune-memory restore --pass {pass_id} --memory-dir {root}")
 

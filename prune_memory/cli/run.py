@@ -93,7 +93,7 @@ def _reviewed_pass(root: Path, options: PassOptions, *, yes: bool, ask_kept: boo
     from prune_memory.analysis.instructions import read_claude_md
     from prune_memory.cli.review_flow import auto_decide, review_and_confirm
     from prune_memory.engine.session import writing
-    from prune_memory.procedure.finish import begin_pass, finish_pass
+    from prune_memory.procedure.finish import RUN, begin_pass, finish_pass
     from prune_memory.procedure.review_state import drop_session, kept_entries, remember_keeps
     from prune_memory.procedure.snapshot import take_snapshot
 
@@ -105,7 +105,7 @@ def _reviewed_pass(root: Path, options: PassOptions, *, yes: bool, ask_kept: boo
         decided = auto_decide(plan, kept, claude_md) if yes else \
             review_and_confirm(root, plan, kept, claude_md, options.now)
         snapshot = begin_pass(root, take_snapshot(root, options.now, snapshot_dir),
-                              options.now)
+                              options.now, RUN)
         report = finish_pass(root, plan, decided.verdicts, decided.repairs,
                              snapshot=snapshot, now=options.now,
                              kept=[v.file for v in decided.keeps])

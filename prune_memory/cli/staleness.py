@@ -26,6 +26,8 @@ from prune_memory.cli.engine import render_result
 from prune_memory.cli.targets import resolve_memory_dir
 from prune_memory.errors import ExitCode
 
+SWEEP = "sweep --apply"  # what names the pass a sweep makes
+
 if TYPE_CHECKING:
     from rich.table import Table
 
@@ -95,13 +97,13 @@ def _apply(root: Path, memdir: MemoryDir, report: SweepReport, snapshot_dir: Pat
     with writing(root) as notes:
         for note in notes:
             warn(f"prune-memory: {note}")
-        snapshot = begin_pass(root, take_snapshot(root, now, snapshot_dir), now)
+        snapshot = begin_pass(root, take_snapshot(root, now, snapshot_dir), now, SWEEP)
         outcome = apply_sweep(root, memdir, report, snapshot=snapshot, now=now)
         write_audit(root, AuditSummary(entries_audited=len(report.files), withdrawn=0,
                                        updated=outcome.count("update"),
                                        protected=len(read_log(root).protected)),
                     snapshot=snapshot, now=now)
-        undo = record_pass(root, snapshot, now, outcome.applied, "sweep --apply")
+        undo = record_pass(root, snapshot, now, outcome.applied, SWEEP)
     done = ApplyResult(tuple(outcome.applied), tuple(outcome.skipped), tuple(outcome.warnings))
     if as_json:
         emit_json({"memory_dir": str(root), **report.to_json(), "applied": done.to_json()})

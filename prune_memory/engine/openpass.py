@@ -19,6 +19,7 @@ from pathlib import Path
 from prune_memory.engine import passcheck, passrecord
 from prune_memory.errors import RefusedError
 from prune_memory.model import LOG_FILE
+from prune_memory.secrets.mask import mask_text
 from prune_memory.store import atomic, confine
 from prune_memory.store.pruninglog import parse_log, read_log
 from prune_memory.store.safe_read import read_regular
@@ -32,10 +33,12 @@ def marker(root: Path, stamp: str) -> Path:
     return passrecord.passes_dir(root) / f"{stamp}{OPEN_SUFFIX}"
 
 
-def begin(root: Path, manifest: Path, stamp: str, date: str) -> None:
-    """Mark the pass of snapshot `stamp` open (after settling any a dead process left)."""
+def begin(root: Path, manifest: Path, stamp: str, date: str, command: str = "") -> None:
+    """Mark the pass of snapshot `stamp` open (after settling any a dead process left);
+    `command` is what makes it, so a pass recorded by `settle` is named like the others."""
     settle(root)
-    data = {"manifest": str(manifest), "stamp": stamp, "date": date, "pid": os.getpid()}
+    data = {"manifest": str(manifest), "stamp": stamp, "date": date, "pid": os.getpid(),
+            "command": mask_text(command)}
     try:
         atomic.atomic_write(marker(root, stamp), json.dumps(data).encode("utf-8"))
     except OSError as err:
@@ -57,13 +60,13 @@ def settle(root: Path) -> list[str]:
             data = json.loads(read_regular(path).decode("utf-8"))
         except (OSError, ValueError, RecursionError) as err:
             raise confine.NotOursError(f"open pass {path}", "it does not read as JSON") from err
-        manifest, stamp, date, pid = passcheck.checked_open(root, path, data)
+        manifest, stamp, date, pid, command = passcheck.checked_open(root, path, data)
         if pid != os.getpid() and _alive(pid):
             continue  # a pass still running in another process, between two write sessions
         if not (passrecord.passes_dir(root) / f"{stamp}{passrecord.RECORD_SUFFIX}").exists():
             ids = _logged_since(root, Path(manifest).parent)
             if ids:  # the pass logged a change of its own; else it stopped before any
-                passrecord.save(root, Path(manifest), stamp, date, ids)
+                passrecord.save(root, Path(manifest), stamp, date, ids, command=command)
                 notes.append(f"recorded the pass {stamp}, which stopped before it finished, "
                              "so `restore --pass` can undo it")
         close(root, stamp)

@@ -58,8 +58,9 @@ def checked(root: Path, path: Path, data: object) -> Fields:
                                                 "its command") or "")
 
 
-def checked_open(root: Path, path: Path, data: object) -> tuple[str, str, str, int]:
-    """The manifest, stamp, date and pid of an open-pass marker, checked like a record."""
+def checked_open(root: Path, path: Path, data: object) -> tuple[str, str, str, int, str]:
+    """The manifest, stamp, date, pid and command of an open-pass marker, checked like a
+    record (a marker written before markers named their command has none)."""
     source = f"open pass {path}"
     record = confine.mapping(data, source, "the marker")
     stamp = confine.text(record.get("stamp"), source, "its stamp")
@@ -67,7 +68,8 @@ def checked_open(root: Path, path: Path, data: object) -> tuple[str, str, str, i
     pid = record.get("pid")
     if not _STAMP.fullmatch(stamp) or not _DAY.fullmatch(date) or not isinstance(pid, int):
         raise confine.NotOursError(source, "its stamp, date or pid is not one a pass is given")
-    return _manifest(root, record.get("manifest"), source), stamp, date, pid
+    command = confine.optional_text(record.get("command"), source, "its command") or ""
+    return _manifest(root, record.get("manifest"), source), stamp, date, pid, command
 
 
 def member(root: Path, path: Path, rel: str) -> str:

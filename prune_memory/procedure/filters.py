@@ -224,9 +224,10 @@ def init_policy(root: Path, *, force: bool = False, now: datetime | None = None
         raise RefusedError(f"{target} already exists; pass --force to replace it")
     when = now or datetime.now(UTC).replace(microsecond=0)
     with writing(root):
-        snapshot = begin_pass(root, take_snapshot(root, when), when)
+        command = "filters init --force"
+        snapshot = begin_pass(root, take_snapshot(root, when), when, command)
         atomic.atomic_write(target, data)
-        undo = record_pass(root, snapshot, when, [], "filters init --force")
+        undo = record_pass(root, snapshot, when, [], command)
     return PolicyWritten(target, snapshot.manifest, undo)
 
 

@@ -22,6 +22,8 @@ from prune_memory.procedure.snapshot import Snapshot
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.pruninglog import read_log
 
+RUN = "run"  # what names a pass `run` makes, in its record and its open marker
+
 
 @dataclass(frozen=True)
 class PassReport:
@@ -52,7 +54,7 @@ def finish_pass(root: Path, plan: Plan, verdicts: Sequence[Verdict], repairs: Se
     record_audit(root, plan, outcome, snapshot=snapshot, now=now)
     record_pass_marks(root, plan.entries, pending(plan, verdicts), now=now, kept=kept)
     try:  # after every write of the pass, so a whole undo takes all of them back
-        pass_id, problem = record_pass(root, snapshot, now, outcome.applied, "run"), ""
+        pass_id, problem = record_pass(root, snapshot, now, outcome.applied, RUN), ""
     except RefusedError as err:
         pass_id, problem = "", str(err)
     after_dir = load_memory_dir(root)
@@ -66,10 +68,13 @@ def finish_pass(root: Path, plan: Plan, verdicts: Sequence[Verdict], repairs: Se
         undo_problem=problem, notes=plan.notes)
 
 
-def begin_pass(root: Path, snapshot: Snapshot, now: dt.datetime) -> Snapshot:
+def begin_pass(root: Path, snapshot: Snapshot, now: dt.datetime,
+               command: str = "") -> Snapshot:
     """Mark the pass of `snapshot` open before its first write: if it stops before
-    `record_pass`, `recover` records it all the same (engine/openpass.py)."""
-    openpass.begin(root, snapshot.manifest, snapshot.path.name, now.date().isoformat())
+    `record_pass`, `recover` records it all the same, named by `command` as `record_pass`
+    would have named it (engine/openpass.py)."""
+    openpass.begin(root, snapshot.manifest, snapshot.path.name, now.date().isoformat(),
+                   command)
     return snapshot
 
 

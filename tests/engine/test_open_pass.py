@@ -59,6 +59,25 @@ def test_a_reaccession_killed_after_its_step_is_the_pass_undone(
     assert tree_hash(root) == after_withdrawal  # the withdrawal before it stays
 
 
+def test_a_pass_recorded_after_it_stopped_is_named_by_its_command(
+        cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`restore --list` and an undo's "still applied: pass … (command)" name each pass by
+    what made it; one recorded by `recover` is named so too, not "a pass"."""
+    root = withdrawn(cli, tmp_path)
+
+    def killed(*_: object) -> str:
+        raise Killed
+
+    with monkeypatch.context() as patch:
+        patch.setattr(finish, "record_pass", killed)
+        with pytest.raises(Killed):
+            cli("reaccession", "2026-11-29-01", "--memory-dir", root, "--lines", "2",
+                "--file", "project_ttl.md", "--reason", "still true", "--now", LATER)
+    assert cli("recover", root).code == 0
+    assert [p.command for p in restorable(root).passes] == [
+        "withdraw project_cache.md", "reaccession 2026-11-29-01"]
+
+
 @pytest.mark.parametrize("room", [1, 2, 3])
 def test_a_sweep_stopped_by_a_full_disk_is_undone_after_recover(
         cli: Cli, demo_memory: Path, monkeypatch: pytest.MonkeyPatch, room: int) -> None:
