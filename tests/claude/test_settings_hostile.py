@@ -74,7 +74,8 @@ def test_what_install_writes_is_strict_json(cli: Cli, home: Path) -> None:
     assert data["s"] == "café \U0001f600"
 
 
-@pytest.mark.parametrize("args", [INSTALL, UNINSTALL, ("skill", "install", "--user")])
+@pytest.mark.parametrize("args", [INSTALL, UNINSTALL, ("skill", "install", "--user"),
+                                  ("skill", "uninstall", "--user")])
 def test_a_fifo_where_claude_codes_file_belongs_is_refused_at_once(
         cli: Cli, home: Path, args: tuple[str, ...]) -> None:
     target = home / ("skills/prune-memory/SKILL.md" if args[0] == "skill" else "settings.json")
@@ -98,13 +99,16 @@ def test_the_gate_never_waits_on_a_fifo_as_project_settings(tmp_path: Path) -> N
 
 @pytest.mark.parametrize("planted", [".claude", ".claude/settings.json"])
 @pytest.mark.parametrize("args", [("hook", "install", "--no-check"), ("hook", "uninstall"),
-                                  ("skill", "install")])
+                                  ("skill", "install"), ("skill", "uninstall")])
 def test_a_cloned_repos_link_never_leads_a_project_install_outside(
         cli: Cli, home: Path, tmp_path: Path, planted: str, args: tuple[str, ...]) -> None:
     project, outside = tmp_path / "clone", tmp_path / "outside"
     (project / ".git").mkdir(parents=True)
     outside.mkdir()
     (outside / "settings.json").write_text("{}")
+    for skill in (outside / "skills/prune-memory", outside / "prune-memory"):  # for uninstall
+        skill.mkdir(parents=True)
+        (skill / "SKILL.md").write_text("someone else's skill\n")
     if planted == ".claude":
         (project / ".claude").symlink_to(outside)
     else:
@@ -134,3 +138,11 @@ def test_an_executable_of_several_words_is_installed_as_those_words(
 def test_an_executable_that_is_no_command_is_refused(cli: Cli, home: Path, value: str) -> None:
     one_line_refusal(cli("hook", "install", "--user", "--no-check", "--executable", value))
     assert not (home / "settings.json").exists()
+
+
+def test_a_skill_of_several_words_runs_those_words(cli: Cli, home: Path) -> None:
+    words = f"{shlex.quote(sys.executable)} -m prune_memory"
+    done = cli("skill", "install", "--user", "--executable", words)
+    assert done.code == 0, done.err
+    text = (home / "skills/prune-memory/SKILL.md").read_text(encoding="utf-8")
+    assert f"{shlex.join([sys.executable, '-m', 'prune_memory'])} plan" in text
