@@ -38,7 +38,9 @@ class CountRule:
         return self.glob.endswith("/")
 
     def matches(self, path: str) -> bool:
-        return glob_regex(self.glob.rstrip("/")).fullmatch(path) is not None
+        """Whether a tracked path is one this rule counts: the glob runs with a time limit
+        like the pattern (`*a*a*a*…b` backtracks without end on a long name)."""
+        return glob_pattern(self.glob.rstrip("/"), self.name).fullmatch(path) is not None
 
     def how(self) -> str:
         kind = "tracked directories" if self.counts_directories else "tracked files"
@@ -136,6 +138,13 @@ def _count_rule(item: object, number: int, where: str) -> CountRule:
     timed = TimedPattern(pattern, label=f"{where}: count rule {name!r}")
     return CountRule(name=name, pattern=timed, glob=glob,
                      description=str(item.get("description", "")))
+
+
+@lru_cache(maxsize=256)
+def glob_pattern(glob: str, rule: str) -> TimedPattern:
+    """`glob_regex` of a user's glob, as a pattern that runs with a time limit."""
+    return TimedPattern(glob_regex(glob).pattern, label=f"count rule {rule!r} (its glob "
+                                                        f"`{glob}`)")
 
 
 @lru_cache(maxsize=256)

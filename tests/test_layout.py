@@ -100,6 +100,7 @@ ELSEWHERE = {
     "engine/lock.py": "lock files under the state directory; a flock on the folder itself",
     "engine/steps/journal.py": "journal records under the state directory",
     "engine/passrecord.py": "pass records and undo archives under the state directory",
+    "engine/openpass.py": "open-pass markers beside the pass records, under the state directory",
     "engine/undo.py": "a snapshot's manifest, under the state directory",
     "engine/vault.py": "the private vault of withdrawn secrets, under the state directory",
     "procedure/review_state.py": "a saved review under the state directory",

@@ -15,6 +15,7 @@ from functools import cached_property
 
 from prune_memory.errors import BadInputError
 from prune_memory.model import JSON, EntryKind, MemoryDir
+from prune_memory.printable import has_break, has_control
 from prune_memory.secrets.mask import mask_text
 
 SEPARATORS = "-_."
@@ -79,6 +80,10 @@ def parse_rename(spec: str) -> RenameRule:
         raise BadInputError(f"--rename wants OLD=NEW, got {spec!r}")
     if old == new:
         raise BadInputError(f"--rename {spec!r}: OLD and NEW are the same")
+    if has_break(spec) or has_control(spec):  # NEW goes into index lines, one line each
+        raise BadInputError(f"--rename {mask_text(spec)!r}: a name holds a line break or a "
+                            "control character, which would split or hide index lines; "
+                            "nothing was changed")
     return RenameRule(old, new)
 
 

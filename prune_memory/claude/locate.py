@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from prune_memory.claude.files import read_bytes
 from prune_memory.errors import BadInputError
 
 NAME_LIMIT = 200
@@ -53,6 +54,14 @@ def git_root(start: Path) -> Path | None:
         if marker.is_file():
             return _worktree_main_root(marker) or folder
     return None
+
+
+def is_bare_repository(path: Path) -> bool:
+    """A bare repository (`git init --bare`, a mirror clone): git's own files with no
+    working tree around them. What git checks: HEAD, objects/ and refs/ in the folder."""
+    here = path.resolve()
+    return any((folder / "HEAD").is_file() and (folder / "objects").is_dir()
+               and (folder / "refs").is_dir() for folder in (here, *here.parents))
 
 
 def locate(project: Path) -> Location:
@@ -165,12 +174,10 @@ def _find_long_name(project: Path, root: Path | None, name: str) -> Location:
 
 
 def _auto_memory_setting() -> Path | None:
-    settings = claude_home() / "settings.json"
-    if not settings.is_file():
-        return None
     try:
-        data = json.loads(settings.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        raw = read_bytes(claude_home() / "settings.json")
+        data = json.loads(raw.decode("utf-8")) if raw is not None else None
+    except (BadInputError, ValueError, RecursionError):
         return None
     value = data.get("autoMemoryDirectory") if isinstance(data, dict) else None
     if not isinstance(value, str) or not value.strip():

@@ -14,7 +14,6 @@ import contextlib
 import copy
 import datetime as dt
 import glob
-import json
 import os
 import re
 import shlex
@@ -24,10 +23,12 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from prune_memory.claude import files
 from prune_memory.claude.locate import claude_home
 from prune_memory.errors import BadInputError
 from prune_memory.state import dir_key, state_subdir
 from prune_memory.store import atomic
+from prune_memory.store.confine import is_within
 
 GATE_MATCHER = "Write|Edit|MultiEdit|Bash"
 READ_MATCHER = "Read"
@@ -117,27 +118,34 @@ def without_ours(settings: Settings) -> Settings:
 
 
 def install_hooks(path: Path, entries: dict[str, list[Settings]],
-                  now: dt.datetime) -> FileChange:
-    """Merge `entries` into the settings file at `path` (created when missing)."""
-    path = _through_link(path)
+                  now: dt.datetime, *, within: Path | None = None) -> FileChange:
+    """Merge `entries` into the settings file at `path` (created when missing). With
+    `within` (a project), the file must resolve inside it."""
+    path = through_link(path, within)
     current = read_settings(path)
     return _save(path, current, with_ours(current, entries), now)
 
 
-def uninstall_hooks(path: Path, now: dt.datetime) -> FileChange:
+def uninstall_hooks(path: Path, now: dt.datetime, *, within: Path | None = None) -> FileChange:
     """Remove our entries from the settings file at `path`; a missing file is left missing.
     When what remains is exactly what a backup held, that backup's bytes are written back."""
-    path = _through_link(path)
-    if not path.exists():
+    path = through_link(path, within)
+    if not os.path.lexists(path):
         return FileChange(path, changed=False)
     current = read_settings(path)
     after = without_ours(current)
     return _save(path, current, after, now, data=_backed_up_bytes(path, after))
 
 
-def _through_link(path: Path) -> Path:
-    """Where a symlinked settings file points: writing there keeps the user's link."""
-    return Path(os.path.realpath(path)) if path.is_symlink() else path
+def through_link(path: Path, within: Path | None = None) -> Path:
+    """Where a symlinked settings file points: writing there keeps the user's link. A
+    project's file (`within`) must stay inside the project once every link is resolved: a
+    cloned repository can plant `.claude` as a link to anywhere."""
+    real = Path(os.path.realpath(path))
+    if within is not None and not is_within(within, real):
+        raise BadInputError(f"{path} leads outside the project, to {real}; a link in the "
+                            "repository points there — nothing changed")
+    return real if path.is_symlink() else path
 
 
 def _backed_up_bytes(path: Path, settings: Settings) -> bytes | None:
@@ -145,25 +153,24 @@ def _backed_up_bytes(path: Path, settings: Settings) -> bytes | None:
     backups = sorted(backup_folder(path).glob(f"{glob.escape(path.name)}.bak-*"),
                      key=lambda p: (p.stat().st_mtime_ns, p.name), reverse=True)
     for backup in backups[:20]:
-        with contextlib.suppress(OSError, ValueError):
-            data = backup.read_bytes()
-            if json.loads(data.decode("utf-8")) == settings:
+        with contextlib.suppress(OSError, ValueError, BadInputError):
+            data = files.read_bytes(backup) or b""
+            if files.loads(data.decode("utf-8"), backup) == settings:
                 return data
     return None
 
 
 def read_settings(path: Path) -> Settings:
-    """The settings object; {} for a missing file; `BadInputError` for anything not an object."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    """The settings object; {} for a missing file; `BadInputError` for anything not an
+    object, not strict JSON, or not a regular file."""
+    raw = files.read_bytes(path)
+    if raw is None:
         return {}
-    except (OSError, UnicodeDecodeError) as err:
-        raise BadInputError(f"{path}: cannot read it ({err}); nothing changed") from err
     try:
-        data = json.loads(text)
-    except ValueError as err:
-        raise BadInputError(f"{path}: not valid JSON ({err}); nothing changed") from err
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise BadInputError(f"{path}: cannot read it ({err}); nothing changed") from err
+    data = files.loads(text, path)
     if not isinstance(data, dict):
         raise BadInputError(f"{path}: holds a JSON {type(data).__name__}, not an object; "
                             "nothing changed")
@@ -194,16 +201,17 @@ def _save(path: Path, before: Settings, after: Settings, now: dt.datetime,
     if after == before:
         return FileChange(path, changed=False)
     if data is None:
-        data = (json.dumps(after, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+        data = files.dumps(after, path)
     return write_with_backup(path, data, now)
 
 
 def write_with_backup(path: Path, data: bytes, now: dt.datetime) -> FileChange:
-    """Write `data` to `path`, first copying what was there to `backup_path`."""
+    """Write `data` to `path`, first copying what was there to `backup_path` (a FIFO or
+    device there is refused, never opened)."""
     backup = None
-    if path.exists():
+    if (before := files.read_bytes(path)) is not None:
         backup = backup_path(path, now)
-        atomic.atomic_write(backup, path.read_bytes())
+        atomic.atomic_write(backup, before)
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic.atomic_write(path, data)
     return FileChange(path, changed=True, backup=backup)

@@ -15,8 +15,15 @@ import shlex
 from collections.abc import Sequence
 from pathlib import Path
 
+from prune_memory.claude import files
 from prune_memory.claude.locate import claude_home
-from prune_memory.claude.settings import FileChange, Scope, backup_path, write_with_backup
+from prune_memory.claude.settings import (
+    FileChange,
+    Scope,
+    backup_path,
+    through_link,
+    write_with_backup,
+)
 from prune_memory.resources import read_template
 from prune_memory.store import atomic
 
@@ -45,21 +52,27 @@ def render_skill(command: str = SKILL_NAME) -> str:
     return _COMMAND.sub(lambda _: command, read_template(TEMPLATE))
 
 
-def install_skill(path: Path, now: dt.datetime, command: str = SKILL_NAME) -> FileChange:
-    """Write the bundled skill to `path`; report whether anything changed."""
+def install_skill(path: Path, now: dt.datetime, command: str = SKILL_NAME, *,
+                  within: Path | None = None) -> FileChange:
+    """Write the bundled skill to `path`; report whether anything changed. With `within`
+    (a project), the file must resolve inside it."""
+    path = through_link(path, within)
     text = render_skill(command).encode("utf-8")
-    if path.is_file() and path.read_bytes() == text:
+    if files.read_bytes(path) == text:  # a FIFO there is refused, never waited on
         return FileChange(path, changed=False)
     return write_with_backup(path, text, now)
 
 
-def uninstall_skill(path: Path, now: dt.datetime) -> FileChange:
+def uninstall_skill(path: Path, now: dt.datetime, *, within: Path | None = None) -> FileChange:
     """Remove the skill at `path` (and its folder, when that is empty); a copy goes to the
-    state directory first. A missing skill changes nothing."""
-    if not path.is_file():
+    state directory first. A missing skill changes nothing. With `within` (a project), the
+    file must resolve inside it; a link there is removed, not what it points at."""
+    through_link(path, within)
+    before = files.read_bytes(path)  # a FIFO there is refused, never waited on
+    if before is None:
         return FileChange(path, changed=False)
     backup = backup_path(path, now)
-    atomic.atomic_write(backup, path.read_bytes())
+    atomic.atomic_write(backup, before)
     path.unlink()
     if path.parent.name == SKILL_NAME and not any(path.parent.iterdir()):
         path.parent.rmdir()

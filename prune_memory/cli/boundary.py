@@ -103,5 +103,7 @@ def _code(code: object) -> int:
 
 
 def _say(message: str) -> None:
+    from prune_memory.cli.common import say
+
     lines = message.strip().splitlines()
-    print(lines[0] if lines else message, file=sys.stderr)
+    say(lines[0] if lines else message, err=True)

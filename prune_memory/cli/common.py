@@ -116,25 +116,28 @@ def console(stderr: bool = False, *, wrap: bool = False) -> Console:
     """A rich console that respects NO_COLOR (no colour and no other styling either) and
     plain pipes. Text is never read as markup: memories hold `[brackets]` of their own.
     `wrap` breaks long lines at word boundaries to the terminal's width (the review)."""
-    from rich.console import Console
+    from prune_memory.cli.terminal import PrintableConsole
 
     plain = "NO_COLOR" in os.environ
     if plain:
-        return Console(stderr=stderr, no_color=True, highlight=False, soft_wrap=not wrap,
-                       markup=False, emoji=False, color_system=None)
-    return Console(stderr=stderr, highlight=False, soft_wrap=not wrap, markup=False,
-                   emoji=False)
+        return PrintableConsole(stderr=stderr, no_color=True, highlight=False,
+                                soft_wrap=not wrap, markup=False, emoji=False,
+                                color_system=None)
+    return PrintableConsole(stderr=stderr, highlight=False, soft_wrap=not wrap, markup=False,
+                            emoji=False)
 
 
 def show(shown: RenderableType) -> None:
     """A table or text: drawn for a terminal; plain lines, one per row, for anything else
-    (`report/plain.py`), so piped output has no boxes and no name broken mid-word."""
+    (`report/plain.py`), so piped output has no boxes and no name broken mid-word. Both
+    ways every value is masked whole and made printable before it is laid out."""
     if sys.stdout.isatty():
         console().print(shown)
         return
+    from prune_memory.cli.terminal import shown as masked
     from prune_memory.report.plain import plain_lines
 
-    sys.stdout.write("".join(f"{line}\n" for line in plain_lines(shown)))
+    say("".join(f"{masked(line)}\n" for line in plain_lines(shown)), nl=False)
 
 
 def ask(out: Console, prompt: str) -> str:
@@ -153,11 +156,21 @@ def emit_json(data: Any, schema: str | None = None) -> None:
     each one's JSON Schema)."""
     if schema is not None:
         data = {"schema": f"prune-memory/{schema}@1", **data}
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
+    say(json.dumps(data, indent=2, ensure_ascii=False), is_json=True)
+
+
+def say(text: str, *, nl: bool = True, err: bool = False, is_json: bool = False) -> None:
+    """Print plain text (no rich) with every control character made visible: the only
+    other way, besides `console()`, that memory text reaches the terminal. JSON text keeps
+    its own escapes (`is_json`)."""
+    from prune_memory.printable import printable, printable_json
+
+    shown = printable_json(text) if is_json else printable(text)
+    (sys.stderr if err else sys.stdout).write(shown + ("\n" if nl else ""))
 
 
 def warn(message: str) -> None:
-    print(message, file=sys.stderr)
+    say(message, err=True)
 
 
 def parse_now(value: str | None) -> datetime:

@@ -82,10 +82,11 @@ def withdraw(file: FileArg, *, reason: ReasonOpt, rule: RuleOpt = "manual",
 
     root, name = _locate(file, memory_dir, project)
     when = parse_now(now)
-    snap = _fresh_snapshot(root, when, snapshot_dir)
+    command = f"withdraw {name}"
+    snap = _fresh_snapshot(root, when, snapshot_dir, opens_pass=command)
     request = WithdrawRequest(name, reason, rule, expected_sha256=expect_sha256)
     result = apply.withdraw(root, request, snapshot=snap, now=when)
-    pass_id = _log_single_step(root, snap, result, now=now, command=f"withdraw {name}")
+    pass_id = _log_single_step(root, snap, result, now=now, command=command)
     render_result(result, json)
     _undo_hint(root, pass_id, json)
 
@@ -118,7 +119,8 @@ def inoculate(file: FileArg, *,
 
     root, name = _locate(file, memory_dir, project)
     when = parse_now(now)
-    snap = _fresh_snapshot(root, when, snapshot_dir)
+    command = f"inoculate {name}"
+    snap = _fresh_snapshot(root, when, snapshot_dir, opens_pass=command if withdraw else None)
     ino = Inoculation(pattern=pattern, evidence=evidence, abandonment_reason=reason,
                       do_not_rederive=do_not_rederive, period=period or "", slug=slug)
     _check_note(ino, repo or git_root(project or Path.cwd()))
@@ -126,7 +128,7 @@ def inoculate(file: FileArg, *,
         if withdraw else None
     result = apply.inoculate(root, name, ino, snapshot=snap, now=when, withdraw=request,
                              expected_sha256=expect_sha256)
-    pass_id = _log_single_step(root, snap, result, now=now, command=f"inoculate {name}") \
+    pass_id = _log_single_step(root, snap, result, now=now, command=command) \
         if withdraw else ""
     render_result(result, json)
     _undo_hint(root, pass_id, json)
@@ -207,15 +209,19 @@ def _locate(file: str, memory_dir: Path | None, project: Path | None) -> tuple[P
     return resolve_memory_dir(None, None), file
 
 
-def _fresh_snapshot(root: Path, when: datetime, snapshot_dir: str | None) -> Snapshot:
-    """Settle any interrupted step first, so the snapshot never shows a half-done one."""
+def _fresh_snapshot(root: Path, when: datetime, snapshot_dir: str | None, *,
+                    opens_pass: str | None = None) -> Snapshot:
+    """Settle any interrupted step first, so the snapshot never shows a half-done one;
+    `opens_pass`, the pass's command, when a pass record follows (`_log_single_step`)."""
     from prune_memory.engine import apply
+    from prune_memory.procedure.finish import begin_pass
     from prune_memory.procedure.snapshot import take_snapshot
 
     _, notes = apply.recover(root)
     for note in notes:
         warn(note)
-    return take_snapshot(root, when, snapshot_dir_path(snapshot_dir))
+    snap = take_snapshot(root, when, snapshot_dir_path(snapshot_dir))
+    return begin_pass(root, snap, when, opens_pass) if opens_pass is not None else snap
 
 
 def _log_single_step(root: Path, snap: Snapshot, result: ApplyResult, *,

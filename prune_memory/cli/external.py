@@ -39,7 +39,11 @@ def edit_text(text: str) -> str:
 
 def page(text: str) -> bool:
     """Show `text` through $PAGER (else `less`, which gets `LESS=FRX` as git gives it);
-    False when there is no terminal or no pager would run: the caller prints it then."""
+    False when there is no terminal or no pager would run: the caller prints it then.
+    The pager gets what the terminal would (`terminal.shown`): a pager such as `cat`, or
+    `less -r`, passes escape sequences on, so memory text would drive the terminal."""
+    from prune_memory.cli.terminal import shown
+
     if not sys.stdout.isatty():
         return False
     pager = os.environ.get("PAGER")
@@ -48,7 +52,8 @@ def page(text: str) -> bool:
     command = shlex.split(pager) if pager else ["less"]
     env = {**os.environ, "LESS": os.environ.get("LESS", "FRX")}
     try:
-        done = subprocess.run(command, input=text.encode("utf-8"), env=env, check=False)
+        done = subprocess.run(command, input=shown(text).encode("utf-8"), env=env,
+                              check=False)
     except (OSError, ValueError):
         return False
     return done.returncode == 0

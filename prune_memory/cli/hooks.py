@@ -120,19 +120,21 @@ def install_command(*, user: UserOpt = False, project: ProjectPathOpt = None,
     from prune_memory.claude.settings import hook_entries, install_hooks, settings_file
 
     roots = [root.expanduser().resolve() for root in memory_root or []]
-    entries = hook_entries(gate_mode.value, roots, executable or installed_command())
+    entries = hook_entries(gate_mode.value, roots,
+                           _command_words(executable) if executable else installed_command())
     if not no_check:
         gate = entries["PreToolUse"][0]["hooks"][0]["command"]
         if (problem := check_command(gate)) is not None:
             raise BadInputError(f"{problem}; nothing changed — give --executable, or "
                                 "--no-check to write it anyway")
-    path = settings_file(*_target(user, project, local, project_dir))
-    _report(install_hooks(path, entries, datetime.now(UTC)), "hooks installed in",
-            "hooks already installed in")
+    scope, where = _target(user, project, local, project_dir)
+    change = install_hooks(settings_file(scope, where), entries, datetime.now(UTC),
+                           within=_project_of(scope, where))
+    _report(change, "hooks installed in", "hooks already installed in")
     if local:  # the promise of --local: the file is the user's own, never committed
         from prune_memory.claude.untracked import keep_out_of_git
 
-        console().print(f"{path.name}: {keep_out_of_git(path)}", soft_wrap=True)
+        console().print(f"{change.path.name}: {keep_out_of_git(change.path)}", soft_wrap=True)
 
 
 @hook_app.command("uninstall")
@@ -144,9 +146,10 @@ def uninstall_command(*, user: UserOpt = False, project: ProjectPathOpt = None,
     """
     from prune_memory.claude.settings import settings_file, uninstall_hooks
 
-    path = settings_file(*_target(user, project, local, project_dir))
-    _report(uninstall_hooks(path, datetime.now(UTC)), "hooks removed from",
-            "no prune-memory hooks in")
+    scope, where = _target(user, project, local, project_dir)
+    _report(uninstall_hooks(settings_file(scope, where), datetime.now(UTC),
+                            within=_project_of(scope, where)),
+            "hooks removed from", "no prune-memory hooks in")
 
 
 @skill_app.command("install")
@@ -167,12 +170,12 @@ def skill_install_command(*, user: UserOpt = False, project: ProjectPathOpt = No
     from prune_memory.claude.hooks.command import check_command, installed_command
     from prune_memory.claude.skill import install_skill, skill_command
 
-    command = skill_command(executable or installed_command())
+    command = skill_command(_command_words(executable) if executable else installed_command())
     if not no_check and (problem := check_command(f"{command} --version")) is not None:
         raise BadInputError(f"{problem}; nothing changed — give --executable, or --no-check "
                             "to write it anyway")
-    path = _skill_path(user, project, project_dir)
-    _report(install_skill(path, datetime.now(UTC), command), "skill written to",
+    path, within = _skill_path(user, project, project_dir)
+    _report(install_skill(path, datetime.now(UTC), command, within=within), "skill written to",
             "skill up to date in")
 
 
@@ -185,16 +188,45 @@ def skill_uninstall_command(*, user: UserOpt = False, project: ProjectPathOpt = 
     """
     from prune_memory.claude.skill import uninstall_skill
 
-    _report(uninstall_skill(_skill_path(user, project, project_dir), datetime.now(UTC)),
-            "skill removed from", "no prune-memory skill in")
+    path, within = _skill_path(user, project, project_dir)
+    _report(uninstall_skill(path, datetime.now(UTC), within=within), "skill removed from",
+            "no prune-memory skill in")
 
 
-def _skill_path(user: bool, project: Path | None, project_dir: Path | None) -> Path:
+def _skill_path(user: bool, project: Path | None,
+                project_dir: Path | None) -> tuple[Path, Path | None]:
+    """The skill's file, and the project it must stay inside (None for the user's)."""
     from prune_memory.claude.settings import Scope
     from prune_memory.claude.skill import skill_file
 
     scope, where = _target(user, project, False, project_dir)
-    return skill_file(Scope.USER if scope is Scope.USER else Scope.PROJECT, where)
+    return skill_file(Scope.USER if scope is Scope.USER else Scope.PROJECT, where), \
+        _project_of(scope, where)
+
+
+def _project_of(scope: Scope, where: Path) -> Path | None:
+    """The folder a project's file must stay inside; None for the user's own settings (a
+    dotfiles link there is the user's choice)."""
+    from prune_memory.claude.settings import Scope
+
+    return None if scope is Scope.USER else where
+
+
+def _command_words(executable: str) -> str | list[str]:
+    """--executable as one program (a path, spaces and all, when that file exists) or as
+    the words of a command (`python -m prune_memory`), split the way a shell would."""
+    import shlex
+
+    if Path(executable).expanduser().is_file() or not any(c.isspace() for c in executable):
+        return executable
+    try:
+        words = shlex.split(executable)
+    except ValueError as err:
+        raise BadInputError(f"--executable {executable!r} does not split into words "
+                            f"({err}); nothing changed") from err
+    if not words:
+        raise BadInputError("--executable is blank; nothing changed")
+    return words
 
 
 def _target(user: bool, project: Path | None, local: bool,

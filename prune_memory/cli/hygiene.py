@@ -17,6 +17,7 @@ from prune_memory.cli.common import (
     emit_json,
     parse_now,
     report_load_errors,
+    say,
 )
 from prune_memory.cli.targets import resolve_memory_dir
 from prune_memory.errors import BadInputError, ExitCode
@@ -92,7 +93,7 @@ def lint(target: TargetArg = None, *, store: StoreOpt = None, project: ProjectOp
         emit_json(report.to_json(with_suggestions=suggest, listing=listing))
     else:
         for line in render_lint(report, with_suggestions=suggest, listing=listing):
-            print(line)
+            say(line)
     report_load_errors(errors)
     if not report.clean:
         raise typer.Exit(ExitCode.FINDINGS)
@@ -122,14 +123,19 @@ def filters_init(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
                      "--force", help="Replace an existing retention-policy.md.")] = False) -> None:
     """Write retention-policy.md (prose plus the rules the tool reads) into a memory directory.
 
-    Refuses to replace an existing policy unless --force is given.
+    Refuses to replace an existing policy unless --force is given; then the directory is
+    snapshotted first, and `restore --pass` puts the old policy back.
 
     Example: prune-memory filters init --project ~/code/app
     """
     from prune_memory.procedure.filters import init_policy
 
-    written = init_policy(resolve_memory_dir(memory_dir, project, dir_opt), force=force)
-    print(f"wrote {written}; add your own [[never_persist]] rules to its policy block")
+    root = resolve_memory_dir(memory_dir, project, dir_opt)
+    written = init_policy(root, force=force)
+    if written.snapshot is not None:
+        say(f"the policy it replaced is kept in the snapshot {written.snapshot}; put it back "
+            f"with: prune-memory restore --pass {written.undo} --memory-dir {root}")
+    say(f"wrote {written.path}; add your own [[never_persist]] rules to its policy block")
 
 
 def render_lint(report: LintReport, *, with_suggestions: bool,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from prune_memory.analysis.contradiction import NegationSet
-from prune_memory.cli.common import JsonOpt, NowOpt, app, emit_json, parse_now
+from prune_memory.cli.common import JsonOpt, NowOpt, app, emit_json, parse_now, say
 from prune_memory.errors import BadInputError, ExitCode
 from prune_memory.jsonstore.analysis import NEAR_THRESHOLD
 from prune_memory.jsonstore.prune import MIN_AGE_DAYS, STALE_THRESHOLD
@@ -142,5 +142,5 @@ def _print_results(results: list[CheckResult], field: str, *, as_json: bool) -> 
                    "checks": [result.to_json(field) for result in results]}, "jsonl-verify")
         return
     for result in results:
-        typer.echo(jsonlib.dumps(result.to_json(field), ensure_ascii=False))
-    typer.echo(f"{passed}/{len(results)} checks passed")
+        say(jsonlib.dumps(result.to_json(field), ensure_ascii=False), is_json=True)
+    say(f"{passed}/{len(results)} checks passed")

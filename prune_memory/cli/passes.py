@@ -17,6 +17,7 @@ from prune_memory.cli.common import (
     app,
     parse_now,
     report_load_errors,
+    say,
     show,
     warn,
 )
@@ -79,9 +80,9 @@ def show_diff(root: Path, result: Plan) -> None:
     from prune_memory.model import LoadError
 
     text = plan_diff(root, result)
-    typer.echo(text, nl=False)
+    say(text, nl=False)
     if held := held_diff(root, result):
-        typer.echo("# held for review (the evidence suggests these, a person decides): "
+        say("# held for review (the evidence suggests these, a person decides): "
                    "what accepting them would write\n" + held, nl=False)
     report_load_errors([LoadError(**e) for e in result.errors])
     if text:
@@ -93,6 +94,6 @@ def render_plan(result: Plan, fmt: Format) -> None:
 
     out = renderer(fmt)(result)
     if isinstance(out, str):
-        typer.echo(out, nl=not out.endswith("\n"))
+        say(out, nl=not out.endswith("\n"), is_json=fmt is Format.JSON)
     else:
         show(out)

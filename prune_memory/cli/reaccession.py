@@ -15,6 +15,7 @@ from prune_memory.cli.common import (
     app,
     emit_json,
     parse_now,
+    say,
     snapshot_dir_path,
     warn,
 )
@@ -51,7 +52,7 @@ def reaccession(register_id: RegisterIdArg, memory_dir: MemoryDirArg = None, *,
     """
     from prune_memory.engine.reaccession import reaccession, request, withdrawn_body
     from prune_memory.engine.session import recover
-    from prune_memory.procedure.finish import record_pass
+    from prune_memory.procedure.finish import begin_pass, record_pass
     from prune_memory.procedure.snapshot import take_snapshot
 
     root = resolve_memory_dir(memory_dir, project, dir_opt)
@@ -65,12 +66,14 @@ def reaccession(register_id: RegisterIdArg, memory_dir: MemoryDirArg = None, *,
     when = parse_now(now)
     for note in recover(root)[1]:
         warn(note)
-    snapshot = take_snapshot(root, when, snapshot_dir_path(snapshot_dir))
+    command = f"reaccession {register_id}"
+    snapshot = begin_pass(root, take_snapshot(root, when, snapshot_dir_path(snapshot_dir)),
+                          when, command)
     done = reaccession(root, req, snapshot=snapshot, now=when)
     render_result(done, json)
-    pass_id = record_pass(root, snapshot, when, done.applied, f"reaccession {register_id}")
+    pass_id = record_pass(root, snapshot, when, done.applied, command)
     if not json:
-        print(f"undo this pass: prune-memory restore --pass {pass_id} --memory-dir {root}")
+        say(f"undo this pass: prune-memory restore --pass {pass_id} --memory-dir {root}")
 
 
 def _show(register_id: str, lines: tuple[str, ...], as_json: bool) -> None:
@@ -82,4 +85,4 @@ def _show(register_id: str, lines: tuple[str, ...], as_json: bool) -> None:
         return
     width = len(str(len(shown)))
     for number, line in enumerate(shown, start=1):
-        typer.echo(f"{number:>{width}}  {line}")
+        say(f"{number:>{width}}  {line}")

@@ -18,6 +18,7 @@ from prune_memory.cli.common import (
     console,
     report_load_errors,
     snapshot_dir_path,
+    warn,
 )
 from prune_memory.cli.passes import ConfigOpt, pass_options, render_plan
 from prune_memory.cli.targets import resolve_memory_dir
@@ -92,7 +93,7 @@ def _reviewed_pass(root: Path, options: PassOptions, *, yes: bool, ask_kept: boo
     from prune_memory.analysis.instructions import read_claude_md
     from prune_memory.cli.review_flow import auto_decide, review_and_confirm
     from prune_memory.engine.session import writing
-    from prune_memory.procedure.finish import finish_pass
+    from prune_memory.procedure.finish import RUN, begin_pass, finish_pass
     from prune_memory.procedure.review_state import drop_session, kept_entries, remember_keeps
     from prune_memory.procedure.snapshot import take_snapshot
 
@@ -103,7 +104,8 @@ def _reviewed_pass(root: Path, options: PassOptions, *, yes: bool, ask_kept: boo
         claude_md = read_claude_md(options.repo, options.home)
         decided = auto_decide(plan, kept, claude_md) if yes else \
             review_and_confirm(root, plan, kept, claude_md, options.now)
-        snapshot = take_snapshot(root, options.now, snapshot_dir)
+        snapshot = begin_pass(root, take_snapshot(root, options.now, snapshot_dir),
+                              options.now, RUN)
         report = finish_pass(root, plan, decided.verdicts, decided.repairs,
                              snapshot=snapshot, now=options.now,
                              kept=[v.file for v in decided.keeps])
@@ -126,19 +128,19 @@ def _plan(root: Path, options: PassOptions) -> Plan:
 
 def _say_notes(notes: list[str]) -> None:
     for note in notes:
-        print(f"prune-memory: {note}", file=sys.stderr)
+        warn(f"prune-memory: {note}")
 
 
 def _exit(report: PassReport, errors: tuple[JSON, ...]) -> None:
     """2 only when nothing changed; a pass that applied changes but passed over unreadable
     files says so and exits 1 (findings need attention), as the README defines."""
     for item in report.skipped:
-        print(f"prune-memory: skipped {item.file}: {item.reason}", file=sys.stderr)
+        warn(f"prune-memory: skipped {item.file}: {item.reason}")
     if report.undo_problem:
-        print(f"prune-memory: {report.undo_problem}", file=sys.stderr)
+        warn(f"prune-memory: {report.undo_problem}")
     if errors:  # the pass wrote its audit at least: not "nothing changed"
-        print(f"prune-memory: passed over {len(errors)} unreadable file(s) listed above; the "
-              "rest of the pass was applied — fix them and run again", file=sys.stderr)
+        warn(f"prune-memory: passed over {len(errors)} unreadable file(s) listed above; the "
+             "rest of the pass was applied — fix them and run again")
         raise typer.Exit(ExitCode.FINDINGS)
     if report.undo_problem or any(s.code == ExitCode.REFUSED for s in report.skipped):
         raise typer.Exit(ExitCode.REFUSED)

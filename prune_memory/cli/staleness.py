@@ -26,6 +26,8 @@ from prune_memory.cli.engine import render_result
 from prune_memory.cli.targets import resolve_memory_dir
 from prune_memory.errors import ExitCode
 
+SWEEP = "sweep --apply"  # what names the pass a sweep makes
+
 if TYPE_CHECKING:
     from rich.table import Table
 
@@ -87,7 +89,7 @@ def _apply(root: Path, memdir: MemoryDir, report: SweepReport, snapshot_dir: Pat
     from prune_memory.engine.results import ApplyResult
     from prune_memory.engine.session import writing
     from prune_memory.procedure.auditlog import AuditSummary, write_audit
-    from prune_memory.procedure.finish import record_pass
+    from prune_memory.procedure.finish import begin_pass, record_pass
     from prune_memory.procedure.snapshot import take_snapshot
     from prune_memory.procedure.sweep import apply_sweep
     from prune_memory.store.pruninglog import read_log
@@ -95,13 +97,13 @@ def _apply(root: Path, memdir: MemoryDir, report: SweepReport, snapshot_dir: Pat
     with writing(root) as notes:
         for note in notes:
             warn(f"prune-memory: {note}")
-        snapshot = take_snapshot(root, now, snapshot_dir)
+        snapshot = begin_pass(root, take_snapshot(root, now, snapshot_dir), now, SWEEP)
         outcome = apply_sweep(root, memdir, report, snapshot=snapshot, now=now)
         write_audit(root, AuditSummary(entries_audited=len(report.files), withdrawn=0,
                                        updated=outcome.count("update"),
                                        protected=len(read_log(root).protected)),
                     snapshot=snapshot, now=now)
-        undo = record_pass(root, snapshot, now, outcome.applied, "sweep --apply")
+        undo = record_pass(root, snapshot, now, outcome.applied, SWEEP)
     done = ApplyResult(tuple(outcome.applied), tuple(outcome.skipped), tuple(outcome.warnings))
     if as_json:
         emit_json({"memory_dir": str(root), **report.to_json(), "applied": done.to_json()})

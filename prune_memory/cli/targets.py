@@ -61,15 +61,16 @@ def resolve_repo(repo: Path | None, memory_dir: Path, project: Path | None) -> R
     """--repo; else the --project's git root; else the project the memory directory's own
     name stands for (Claude Code's naming), or the repo it lies in; else the current git
     root. With none, the note says the git checks are skipped, and why."""
-    from prune_memory.claude.locate import git_root, project_of
+    from prune_memory.claude.locate import git_root, is_bare_repository, project_of
 
     if repo is not None:
         if not repo.expanduser().is_dir():
             raise BadInputError(f"--repo {repo}: no such directory; without the repo's history "
                                 "nothing can be checked, so nothing was changed")
         if git_root(repo) is None:
-            raise BadInputError(f"--repo {repo} is not inside a git repository; nothing was "
-                                "changed")
+            what = "is a bare repository, with no working tree to check memories against" \
+                if is_bare_repository(repo.expanduser()) else "is not inside a git repository"
+            raise BadInputError(f"--repo {repo} {what}; nothing was changed")
         return RepoChoice(repo.expanduser())
     if project is not None:
         root = git_root(project)

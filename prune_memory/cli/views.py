@@ -17,6 +17,7 @@ from prune_memory.cli.common import (
     emit_json,
     parse_now,
     report_load_errors,
+    say,
     show,
 )
 from prune_memory.cli.targets import resolve_memory_dir
@@ -85,7 +86,7 @@ def where(path: Annotated[Path | None, typer.Argument(help="Project path (defaul
 
     loc = locate(path or Path.cwd())
     if bare:
-        print(loc.memory_dir)
+        say(str(loc.memory_dir))
     elif json:
         emit_json({"project": str(loc.project), "git_root": str(loc.git_root or ""),
                    "name": loc.name, "memory_dir": str(loc.memory_dir), "source": loc.source,
@@ -95,7 +96,7 @@ def where(path: Annotated[Path | None, typer.Argument(help="Project path (defaul
 
         from prune_memory.report import views
 
-        print("\n".join(views.where_lines(loc, aligned=sys.stdout.isatty())))
+        say("\n".join(views.where_lines(loc, aligned=sys.stdout.isatty())))
 
 
 @app.command()
@@ -134,7 +135,7 @@ def due(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
     if json:
         emit_json(result.to_json(), "due")
     else:
-        print(("Due: " if result.due else "Not due: ") + result.why)  # one line: no rich
+        say(("Due: " if result.due else "Not due: ") + result.why)  # one line: no rich
     if result.due:
         raise typer.Exit(ExitCode.FINDINGS)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -174,22 +174,15 @@ def plan_withdrawal(root: Path, current: Current, drafting: Drafting, *, reason:
         extras += (("superseded_sha256", sha256(render_superseded(sup))),)
     if edits:
         extras += (("link_edits", [edit.to_json() for edit in edits]),)
-    header = TombstoneHeader(
+    header = vault.shielded(root, TombstoneHeader(
         original_file=current.file, deaccessioned_at=now, reason=mask_text(reason), rule=rule,
         register_id=register_id, original_sha256=current.sha256,
-        superseded_by=sup.file if sup else None,
-        index_lines=_masked(index_lines) if kept else index_lines, extras=extras)
+        superseded_by=sup.file if sup else None, index_lines=index_lines, extras=extras))
     row = RegisterRow(register_id, summary(current), entry_type(current, memory_class),
                       shortened(f"{rule}: {reason}", REASON_CHARS), tomb,
                       sup.file if sup else NOT_APPLICABLE)
     body = vault.redact(current.raw) if kept else current.raw
     return Withdrawal(register_id, tomb, render_tombstone(header, body), sup, row, kept, edits)
-
-
-def _masked(records: tuple[IndexLineRecord, ...]) -> tuple[IndexLineRecord, ...]:
-    """Index-line records as a redacted tombstone may hold them: a line that carries the
-    secret itself (an inline fact) is masked; restore then places it by its old number."""
-    return tuple(replace(rec, text=mask_text(rec.text)) for rec in records)
 
 
 def withdraw_step(root: Path, current: Current, log_text: str, *, reason: str, rule: str,

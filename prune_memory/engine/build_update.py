@@ -19,8 +19,14 @@ from prune_memory.engine.edits.corrected import without_marks
 from prune_memory.engine.edits.index_links import linking_lines
 from prune_memory.engine.edits.topic_body import with_new_body
 from prune_memory.engine.steps.journal import pack
-from prune_memory.engine.tombstone import Tombstone, TombstoneHeader, iso_utc, render_tombstone
-from prune_memory.model import INDEX_FILE, TOMBSTONE_DIR
+from prune_memory.engine.tombstone import (
+    Tombstone,
+    TombstoneHeader,
+    iso_utc,
+    render_tombstone,
+    tombstone_name,
+)
+from prune_memory.model import INDEX_FILE
 from prune_memory.secrets.mask import mask_text
 from prune_memory.store.files import read_or_none, sha256
 from prune_memory.store.logscan import next_register_id_in
@@ -46,15 +52,15 @@ def update_step(root: Path, current: Current, new: NewText, *, reason: str, rule
     """The journal record of one update of `current` to `new`."""
     data, changes = rewritten(current, new, read_or_none(root / INDEX_FILE) or b"", now)
     register_id = next_register_id_in(log_text, now.date().isoformat())
-    tomb = f"{TOMBSTONE_DIR}/{Path(current.file).stem}.{register_id}.md"
+    tomb = tombstone_name(current.file, set(), register_id, numbered=True)  # no secret in it
     kept = vault.put(root, current.raw) if vault.holds_secret(current.raw) else None
     extras: tuple[tuple[str, Any], ...] = (("vault", str(kept)),) if kept else ()
     extras += (("change", "update"), ("updated_sha256", sha256(data)),
                ("index_change", [list(change) for change in changes]))
-    header = TombstoneHeader(
+    header = vault.shielded(root, TombstoneHeader(
         original_file=current.file, deaccessioned_at=now, rule=rule, register_id=register_id,
         reason=mask_text(f"earlier version of {current.file}, replaced by an update: {reason}"),
-        original_sha256=current.sha256, extras=extras)
+        original_sha256=current.sha256, extras=extras))
     stone = render_tombstone(header, vault.redact(current.raw) if kept else current.raw)
     row = RegisterRow(register_id, summary(current), entry_type(current, memory_class),
                       mask_text(f"{rule}: updated — {reason}"), tomb, NOT_APPLICABLE)

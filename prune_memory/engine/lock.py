@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from prune_memory.errors import RefusedError
-from prune_memory.state import dir_key, state_subdir
+from prune_memory.state import dir_key, state_subdir, unwritable
 
 LOCK_NAME = "lock.pid"
 
@@ -48,7 +48,10 @@ def acquire(root: Path) -> Lock:
     """Take the write lock of `root`, or raise RefusedError when a live process holds it."""
     path = lock_path(root)
     for _ in range(5):  # retry if a releasing holder unlinked the file under us
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as err:  # a read-only state directory: nothing was changed yet
+            raise unwritable(err) from err
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

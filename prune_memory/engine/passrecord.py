@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from prune_memory.engine import vault
+from prune_memory.engine import passcheck, vault
 from prune_memory.secrets.mask import mask_text
 from prune_memory.state import dir_key, state_subdir
-from prune_memory.store import atomic
+from prune_memory.store import atomic, confine
 from prune_memory.store.safe_read import read_regular
 from prune_memory.store.snapshot import masked_in_snapshot, read_manifest, stored_path, tree_state
 
@@ -99,10 +99,11 @@ def write(root: Path, record: PassRecord) -> None:
     record.path.chmod(0o600)
 
 
-def _real_names(root: Path, after: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+def _real_names(root: Path, after: dict[str, str | None],
+                names: dict[str, str]) -> dict[str, str | None]:
     """The stored paths with their real names again, from the vault (a name the vault no
     longer has stays as stored: that file is then undone by its register id instead)."""
-    out: dict[str, Any] = {}
+    out: dict[str, str | None] = {}
     for stored, digest in after.items():
         kept = vault.get(root, names[stored]) if stored in names else None
         out[kept.decode("utf-8", "surrogateescape") if kept else stored] = digest
@@ -110,19 +111,23 @@ def _real_names(root: Path, after: dict[str, Any], names: dict[str, str]) -> dic
 
 
 def records(root: Path) -> list[PassRecord]:
-    """Every recorded pass of `root`, oldest first."""
+    """Every recorded pass of `root`, oldest first. A record that is not as the tool wrote
+    it (a path outside the directory, a value of another type) is refused, never guessed
+    at: NotOursError, before anything is read or written through it."""
     found: list[PassRecord] = []
     for path in sorted(passes_dir(root).glob(f"*{RECORD_SUFFIX}")):
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            found.append(PassRecord(
-                path=path, manifest=str(data["manifest"]), date=str(data["date"]),
-                stamp=str(data["stamp"]),
-                after=_real_names(root, dict(data["after"]), dict(data.get("names") or {})),
-                register_ids=tuple(data.get("register_ids") or ()),
-                undone=data.get("undone"), command=str(data.get("command") or "")))
-        except (OSError, ValueError, KeyError, TypeError):
-            continue  # unreadable: never guessed at
+            data = json.loads(read_regular(path).decode("utf-8"))
+        except (OSError, ValueError, RecursionError) as err:
+            raise confine.NotOursError(f"pass record {path}", "it does not read as "
+                                       "JSON") from err
+        fields = passcheck.checked(root, path, data)
+        after = _real_names(root, fields.after, fields.names)
+        found.append(PassRecord(
+            path=path, manifest=fields.manifest, date=fields.date, stamp=fields.stamp,
+            after={passcheck.member(root, path, rel): d for rel, d in after.items()},
+            register_ids=fields.register_ids, undone=fields.undone,
+            command=fields.command))
     return sorted(found, key=lambda r: (r.stamp, r.path.name))
 
 

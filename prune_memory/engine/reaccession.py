@@ -97,6 +97,8 @@ def request(root: Path, withdrawn: Withdrawn, lines: str, *, file: str, descript
             reason: str) -> Request:
     """Check everything before anything is written (or snapshotted)."""
     text = pick_lines(withdrawn, lines)
+    if not file.strip() or file.startswith("."):  # `.md` would be a hidden file, no memory
+        raise BadInputError(f"--file {file!r}: give the new memory a name (`project_x.md`)")
     name = check_name(file if file.endswith(".md") else f"{file}.md")
     if not reason.strip():
         raise BadInputError("a --reason is required: re-accessions are logged")

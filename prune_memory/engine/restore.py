@@ -75,6 +75,7 @@ def _cells(now: datetime, file: str, row: RegisterRow, reason: str, where: str) 
 def _update_of(root: Path, row: RegisterRow) -> Tombstone | None:
     """The tombstone of an update (the version it replaced), when `row` is one."""
     stone = read_tombstone(root, row.tombstone)
+    stone = vault.resolved(root, stone) if stone is not None else None
     return stone if stone is not None and stone.header.is_update else None
 
 
@@ -115,7 +116,8 @@ def _step(root: Path, source: Source, row: RegisterRow, log: PruningLog,
 def _superseded(root: Path, source: Source) -> dict[str, str] | None:
     """The counter-memory to take away with the restore: only one the withdrawal recorded
     writing, and only while it still holds those bytes."""
-    if not source.superseded or not source.superseded_sha256:
+    if not source.superseded or not source.superseded_sha256 \
+            or not is_member_name(source.superseded):  # the header is text anyone can edit
         return None
     if sha_or_none(root / source.superseded) != source.superseded_sha256:
         return None
@@ -137,7 +139,8 @@ def _message(source: Source, sup: dict[str, str] | None) -> str:
 
 
 def _from_tombstone(root: Path, row: RegisterRow) -> Source | None:
-    stone = read_tombstone(root, row.tombstone)
+    read = read_tombstone(root, row.tombstone)
+    stone = vault.resolved(root, read) if read is not None else None  # exact name, lines
     data = vault.original_of(root, stone) if stone is not None else None
     if stone is None or data is None:
         return None

@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from prune_memory.engine import lock
+from prune_memory.engine import lock, openpass
 from prune_memory.engine.steps.kit import StepOutcome
 from prune_memory.engine.steps.recovery import Recovery, recover_pending
 from prune_memory.store.safe_read import refuse_linked_own_paths, require_directory
@@ -24,11 +24,13 @@ def writing(root: Path) -> Iterator[list[str]]:
 
 
 def recover(root: Path) -> tuple[Recovery, list[str]]:
-    """Finish or roll back an interrupted step and remove leftover temp files."""
+    """Finish or roll back an interrupted step and remove leftover temp files; then record
+    the pass it belonged to, when that pass stopped before its record was written."""
     require_directory(root)
     refuse_linked_own_paths(root)
     with lock.holding(root) as held:
-        return recover_pending(root), [held.message] if held.message else []
+        done = recover_pending(root)
+        return done, [*([held.message] if held.message else []), *openpass.settle(root)]
 
 
 def recovery_notes(steps: Sequence[StepOutcome], listed: int = 3) -> list[str]:

@@ -8,7 +8,9 @@ which differs from the tombstone's own name when that name was used before) and
 vault), `superseded_sha256` (the counter-memory written with it, so `restore` can take it
 away again), `link_edits` (the `[[links]]` unlinked in kept memories, so `restore` can put
 them back), and for the earlier version an update replaced, `change: update` with
-`updated_sha256` and `index_change`.
+`updated_sha256` and `index_change`; `index_lines_vault` when an index line or a neighbour
+held a secret (the header keeps them masked; the exact records are in the private vault),
+and `original_file_vault` when the file's own name holds one (the same, for the name).
 """
 
 from __future__ import annotations
@@ -32,13 +34,13 @@ from prune_memory.store.files import is_link
 from prune_memory.store.frontmatter_parse import bounded_json
 from prune_memory.store.index_facts import index_line_number
 from prune_memory.store.logtable import keeps_exactly
-from prune_memory.store.safe_read import NAME_MAX, read_regular
+from prune_memory.store.safe_read import NAME_MAX, is_member_name, read_regular
 
 CONTRACT_FIELDS = ("name", "description", "deaccessioned_at", "reason", "rule",
                    "superseded_by", "register_id", "original_sha256")
 EXTRA_FIELDS = ("original_file", "index_lines")
 OPTIONAL_FIELDS = ("vault", "superseded_sha256", "link_edits", "change", "updated_sha256",
-                   "index_change")
+                   "index_change", "index_lines_vault", "original_file_vault")
 _FLOW_FIELDS = ("index_lines", "link_edits", "index_change")
 NOT_APPLICABLE = "N/A"
 
@@ -193,14 +195,15 @@ def tombstone_base(original_file: str) -> str:
     return original_file
 
 
-def tombstone_name(original_file: str, taken: set[str], register_id: str) -> str:
+def tombstone_name(original_file: str, taken: set[str], register_id: str, *,
+                   numbered: bool = False) -> str:
     """`deaccessioned/<name>`, or `<stem>.<register id>.md` when that name is already used,
     or when the name would not survive the register's Tombstone column as it is (runs of
     white space, line breaks, anything unprintable) or carries a secret: then the stem is
     masked and every such character becomes `_`. The header keeps the exact name."""
     base = tombstone_base(original_file)
     plain = f"{TOMBSTONE_DIR}/{base}"
-    if plain not in taken and keeps_exactly(base) and mask_text(base) == base:
+    if not numbered and plain not in taken and keeps_exactly(base) and mask_text(base) == base:
         return plain
     tail = f".{register_id}.md"  # unique with the register id; the stem is cut to fit
     stem = "".join(c if keeps_exactly(c) or c == " " else "_"
@@ -231,8 +234,7 @@ def read_tombstone(root: Path, rel: str) -> Tombstone | None:
     """
     folder, _, name = rel.partition("/")
     path = root / rel
-    if folder != TOMBSTONE_DIR or not name or "/" in name or "\\" in name \
-            or name in (".", "..") or is_link(root / TOMBSTONE_DIR):
+    if folder != TOMBSTONE_DIR or not is_member_name(name) or is_link(root / TOMBSTONE_DIR):
         return None
     try:
         return parse_tombstone(read_regular(path))

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
-from prune_memory.engine import passrecord
+from prune_memory.engine import openpass, passrecord
 from prune_memory.engine.passrecord import PassRecord
 from prune_memory.engine.restore import restore
 from prune_memory.engine.results import Applied, Skipped
@@ -26,7 +26,7 @@ from prune_memory.engine.tombstone import iso_utc
 from prune_memory.errors import BadInputError, ExitCode, PruneMemoryError, RefusedError
 from prune_memory.model import INDEX_FILE, JSON, LOG_FILE, TOMBSTONE_DIR
 from prune_memory.store.files import sha_or_none
-from prune_memory.store.pruninglog import RegisterRow, read_log
+from prune_memory.store.pruninglog import PruningLog, RegisterRow, read_log
 from prune_memory.store.snapshot import read_manifest, stored_path
 
 
@@ -71,7 +71,8 @@ def undo_passes(root: Path, which: str, *, now: datetime) -> list[Undone]:
     day `which`. A day with several passes names them instead (BadInputError): undoing
     them all at once took a `sweep --apply` and a `withdraw` with the pass asked for."""
     with writing(root):
-        live = [r for r in passrecord.records(root) if r.undone is None]
+        openpass.settle(root)  # a pass that stopped before its record is the last one
+        live = _live(root)
         record = choose(live, which)
         later = tuple(_later(live, record))
         return [replace(_undo(root, record, now), later=later)]
@@ -110,6 +111,8 @@ def _undo(root: Path, record: PassRecord, now: datetime) -> Undone:
         conflicts.append(f"the snapshot {record.manifest} is gone")
     if conflicts:
         undone = _one_by_one(root, record, tuple(conflicts), now)
+        if _all_restored(record, read_log(root)):  # nothing of it is left to offer again
+            passrecord.write(root, replace(record, undone=iso_utc(now)))
         return replace(undone, skipped=(*undone.skipped, *_left_written(root, record, before)))
     stamp = now.strftime("%Y%m%dT%H%M%SZ")
     try:
@@ -184,5 +187,17 @@ class Restorable:
 def restorable(root: Path) -> Restorable:
     log = read_log(root)
     rows = tuple(r for r in log.rows if log.restoration(r.register_id) is None)
-    live = tuple(r for r in passrecord.records(root) if r.undone is None)
-    return Restorable(rows, live)
+    return Restorable(rows, tuple(_live(root, log)))
+
+
+def _live(root: Path, log: PruningLog | None = None) -> list[PassRecord]:
+    """Passes that can still be undone: not undone whole, and not already taken back id by
+    id (every register id it wrote restored since, by an undo or by hand)."""
+    log = log or read_log(root)
+    return [r for r in passrecord.records(root)
+            if r.undone is None and not _all_restored(r, log)]
+
+
+def _all_restored(record: PassRecord, log: PruningLog) -> bool:
+    return bool(record.register_ids) and all(
+        log.restoration(rid) is not None for rid in record.register_ids)

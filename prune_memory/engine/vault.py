@@ -8,17 +8,19 @@ a redacted copy plus the hash and the vault path; `restore` reads the bytes back
 
 from __future__ import annotations
 
+import json
 import os
+from dataclasses import replace
 from pathlib import Path
 
-from prune_memory.engine.tombstone import Tombstone
+from prune_memory.engine.tombstone import IndexLineRecord, Tombstone, TombstoneHeader
 from prune_memory.errors import RefusedError
 from prune_memory.model import TOMBSTONE_DIR
 from prune_memory.secrets.base import SecretHit
 from prune_memory.secrets.mask import mask_text
 from prune_memory.secrets.scan import find_secrets, find_spans
 from prune_memory.state import dir_key, state_root, state_subdir
-from prune_memory.store import atomic
+from prune_memory.store import atomic, confine
 from prune_memory.store.files import is_link, read_or_none, regular_files, sha256
 
 
@@ -53,17 +55,74 @@ def put(root: Path, data: bytes) -> Path:
 
 
 def get(root: Path, digest: str, recorded: str | None = None) -> bytes | None:
-    """The vaulted bytes with this hash, or None. The recorded path is tried only when it
-    lies in a vault under the state directory (the tombstone is text anyone can edit)."""
+    """The vaulted bytes with this hash, or None. The recorded path is tried only when,
+    every symlink and `..` resolved, it lies in the vaults under the state directory (the
+    tombstone is text anyone can edit)."""
+    if not confine.is_digest(digest):
+        return None  # a hash the tool never writes names no file of the vault
     candidates = [vault_dir(root) / digest]
-    vaults = state_root() / "vault"
-    if recorded and Path(recorded).name == digest and Path(recorded).parent.parent == vaults:
+    if recorded and Path(recorded).name == digest and confine.is_within(
+            state_root() / "vault", Path(recorded).parent) and not is_link(Path(recorded)):
         candidates.append(Path(recorded))
     for path in candidates:
         data = read_or_none(path) if not is_link(path) else None
         if data is not None and sha256(data) == digest:
             return data
     return None
+
+
+def put_records(root: Path, records: tuple[IndexLineRecord, ...]) -> Path:
+    """Keep the exact index-line records of a withdrawal whose tombstone masks them."""
+    return put(root, json.dumps([r.to_json() for r in records], ensure_ascii=False)
+               .encode("utf-8"))
+
+
+def shielded(root: Path, header: TombstoneHeader) -> TombstoneHeader:
+    """The header as it may sit in the memory directory: a secret in the file's own name,
+    in its index lines or their neighbours masked, the exact values kept in the vault
+    (`resolved` reads them back)."""
+    shown = tuple(replace(rec, text=mask_text(rec.text), under=mask_text(rec.under),
+                          prev=tuple(mask_text(t) for t in rec.prev),
+                          next=tuple(mask_text(t) for t in rec.next))
+                  for rec in header.index_lines)
+    extras = list(header.extras)
+    if shown != header.index_lines:
+        extras.append(("index_lines_vault", str(put_records(root, header.index_lines))))
+    name = header.original_file
+    if mask_text(name) != name:
+        extras.append(("original_file_vault",
+                       str(put(root, name.encode("utf-8", "surrogateescape")))))
+    return replace(header, original_file=mask_text(name), index_lines=shown,
+                   extras=tuple(extras))
+
+
+def resolved(root: Path, stone: Tombstone) -> Tombstone | None:
+    """The tombstone with the exact values `shielded` masked; None when the vault no
+    longer has the file's real name (the snapshot is then the way back)."""
+    head = stone.header
+    name = head.original_file
+    if (recorded := head.extra("original_file_vault")) is not None:
+        kept = get(root, Path(str(recorded)).name, str(recorded))
+        if kept is None:
+            return None
+        name = kept.decode("utf-8", "surrogateescape")
+    return replace(stone, header=replace(head, original_file=name,
+                                         index_lines=index_lines_of(root, stone)))
+
+
+def index_lines_of(root: Path, stone: Tombstone) -> tuple[IndexLineRecord, ...]:
+    """The index-line records to restore: the vault's exact ones when the header masks
+    them, else the header's (masked, if the vault copy is gone: placed by line number)."""
+    head = stone.header
+    recorded = head.extra("index_lines_vault")
+    raw = get(root, Path(str(recorded)).name, str(recorded)) if recorded else None
+    try:
+        items = json.loads(raw.decode("utf-8")) if raw is not None else None
+        if isinstance(items, list) and all(isinstance(item, dict) for item in items):
+            return tuple(IndexLineRecord.from_json(item) for item in items)
+    except (ValueError, KeyError, TypeError):
+        pass  # not as the tool wrote it: the header's records serve
+    return head.index_lines
 
 
 def original_of(root: Path, stone: Tombstone) -> bytes | None:

@@ -7,7 +7,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from prune_memory.engine import passrecord
+from prune_memory.engine import openpass, passrecord
 from prune_memory.engine.flags import record_pass_marks
 from prune_memory.engine.results import Applied, Skipped
 from prune_memory.errors import RefusedError
@@ -21,6 +21,8 @@ from prune_memory.procedure.review import Verdict
 from prune_memory.procedure.snapshot import Snapshot
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.pruninglog import read_log
+
+RUN = "run"  # what names a pass `run` makes, in its record and its open marker
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,7 @@ def finish_pass(root: Path, plan: Plan, verdicts: Sequence[Verdict], repairs: Se
     record_audit(root, plan, outcome, snapshot=snapshot, now=now)
     record_pass_marks(root, plan.entries, pending(plan, verdicts), now=now, kept=kept)
     try:  # after every write of the pass, so a whole undo takes all of them back
-        pass_id, problem = record_pass(root, snapshot, now, outcome.applied, "run"), ""
+        pass_id, problem = record_pass(root, snapshot, now, outcome.applied, RUN), ""
     except RefusedError as err:
         pass_id, problem = "", str(err)
     after_dir = load_memory_dir(root)
@@ -64,6 +66,16 @@ def finish_pass(root: Path, plan: Plan, verdicts: Sequence[Verdict], repairs: Se
         after=scan(after_dir, register),
         resynthesis=resynthesize(plan, after_dir, outcome.applied), pass_id=pass_id,
         undo_problem=problem, notes=plan.notes)
+
+
+def begin_pass(root: Path, snapshot: Snapshot, now: dt.datetime,
+               command: str = "") -> Snapshot:
+    """Mark the pass of `snapshot` open before its first write: if it stops before
+    `record_pass`, `recover` records it all the same, named by `command` as `record_pass`
+    would have named it (engine/openpass.py)."""
+    openpass.begin(root, snapshot.manifest, snapshot.path.name, now.date().isoformat(),
+                   command)
+    return snapshot
 
 
 def record_pass(root: Path, snapshot: Snapshot, now: dt.datetime,
@@ -81,6 +93,7 @@ def record_pass(root: Path, snapshot: Snapshot, now: dt.datetime,
         raise RefusedError(f"could not record the pass for a whole undo ({err.strerror or err}"
                            f"{f': {err.filename}' if err.filename else ''}); every change is "
                            "applied and logged — restore its register ids one by one") from err
+    openpass.close(root, snapshot.path.name)
     return record.stamp
 
 

@@ -31,8 +31,10 @@ def index_line_for(entry: Entry) -> str | None:
     the file's own name holds one: no line can link it without copying the secret."""
     if mask_text(entry.file) != entry.file:
         return None
-    title = entry.name.replace("_", " ").replace("-", " ").strip() or entry.file
-    hook = " ".join(entry.description.split()) or "(no description)"
+    # Masked before anything is rewritten: `ghp_…` with `_` turned into a space is a token
+    # no detector knows any more, and it would reach every session's context.
+    title = mask_text(entry.name).replace("_", " ").replace("-", " ").strip() or entry.file
+    hook = " ".join(mask_text(entry.description).split()) or "(no description)"
     return mask_text(f"- [{title[:1].upper() + title[1:]}]({entry.file}) — {hook}")
 
 

@@ -18,7 +18,8 @@ from pathlib import Path
 from prune_memory.model import JSON
 from prune_memory.procedure.review import Verdict
 from prune_memory.state import dir_key, state_subdir
-from prune_memory.store import atomic
+from prune_memory.store import atomic, confine
+from prune_memory.store.safe_read import is_member_name, read_regular
 
 SESSION = "session.json"
 KEPT = "kept.json"
@@ -42,14 +43,44 @@ def save_session(root: Path, verdicts: Sequence[Verdict], now: datetime) -> Path
 
 
 def load_session(root: Path) -> SavedReview | None:
-    data = _read(reviews_dir(root) / SESSION)
+    """The review saved for `root`, or None. A session file holding what a review never
+    saves (decisions that are not a list of decisions, a text that is not text, a file
+    that is not a plain name) is refused in one line: `confine.NotOursError`."""
+    path = reviews_dir(root) / SESSION
+    data = _read(path)
     if not data or not data.get("decisions"):
         return None
-    try:
-        verdicts = tuple(Verdict.from_json(item) for item in data["decisions"])
-    except (KeyError, ValueError, TypeError):
-        return None
+    source = f"the saved review {path}"
+    items = data["decisions"]
+    if not isinstance(items, list):
+        raise confine.NotOursError(source, "its decisions are not a list")
+    verdicts = tuple(_verdict(root, item, source) for item in items)
     return SavedReview(str(data.get("saved_at", "")), verdicts)
+
+
+_TEXT_FIELDS = ("text", "reason", "sha256")
+_DRAFT_FIELDS = ("pattern", "evidence", "abandonment_reason", "do_not_rederive", "period",
+                 "slug")
+
+
+def _verdict(root: Path, item: object, source: str) -> Verdict:
+    """One saved decision, each field of the type a review writes."""
+    decision = confine.mapping(item, source, "a decision")
+    file = confine.text(decision.get("file"), source, "a decision's file")
+    if not is_member_name(confine.confined(root, file, source, "a decision's file")):
+        raise confine.NotOursError(source, f"a decision's file {confine.shown(file)} is "
+                                   "not a file directly in the memory directory")
+    for key in _TEXT_FIELDS:
+        confine.optional_text(decision.get(key), source, f"a decision's {key}")
+    draft = decision.get("inoculation")
+    if draft is not None:
+        for key in _DRAFT_FIELDS:
+            confine.optional_text(confine.mapping(draft, source, "a draft").get(key), source,
+                                  f"a draft's {key}")
+    try:
+        return Verdict.from_json(decision)
+    except (KeyError, ValueError) as err:
+        raise confine.NotOursError(source, f"a decision lacks or misnames {err}") from err
 
 
 def drop_session(root: Path) -> None:
@@ -92,8 +123,8 @@ def forget_keeps(root: Path, pass_id: str) -> list[str]:
 
 def _read(path: Path) -> JSON | None:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(read_regular(path).decode("utf-8"))  # never waits on a FIFO
+    except (OSError, ValueError, RecursionError):
         return None
     return data if isinstance(data, dict) else None
 

@@ -17,9 +17,12 @@ _TOKENS = re.compile(r"\s+|\S+")
 def wrap(text: str, width: int, indent: str = "", hang: str = "") -> list[str]:
     """`text` broken at word boundaries; a word longer than a line (a path) stays whole.
     Spaces inside a line are kept as written (aligned columns stay aligned); a break
-    drops the spaces it falls on."""
+    drops the spaces it falls on. Secrets are masked in the whole text first: once
+    broken, no line holds all of one."""
+    from prune_memory.secrets.mask import mask_text
+
     out: list[str] = []
-    for line in text.expandtabs().splitlines() or [""]:
+    for line in mask_text(text).expandtabs().splitlines() or [""]:
         out += _wrap_line(line, max(width, 20), indent, hang or indent) or [indent]
     return out
 

@@ -34,7 +34,9 @@ def _always(_: str) -> bool:
 _MARK = r"[*_`\"']*"  # markdown emphasis, code ticks or quotes around a name or a value
 _SEP = rf"{_MARK}[ \t]*(?::=|=>|[:=]){_MARK}[ \t]*{_MARK}"
 _VALUE = r"(?P<value>[^\s`'\"*&]+)"  # `&` ends a value inside a URL query
-_PASSWORD_NAME = r"(?:pass(?:word|wd|phrase)?|pwd)"
+# A bare `pass` right after a lower-case word is the verb ("three tests pass: `x`").
+_PASSWORD_NAME = r"(?:pass(?:word|wd|phrase)|pwd|(?-i:(?<![a-z] ))pass)"
+_PROSE_NAME = r"(?:pass(?:word|wd|phrase)|pwd)"
 _TOKEN_NAME = (r"(?:token|secret|api[_-]?key|access[_-]?key|secret[_-]?key|private[_-]?key"
                r"|client[_-]?secret|auth[_-]?token)")
 _NAME_PREFIX = r"(?:[A-Za-z][\w-]*[ _-])?"  # "db ", "github_", "DEPLOY-"
@@ -117,6 +119,11 @@ PATTERNS: tuple[LabelledPattern, ...] = (
                    r"(?:[:=]|\bis\b)[ \t]*(?P<q>[`'\"])(?P<value>[^\s`'\"]{3,64})(?P=q)",
                    re.IGNORECASE),
         ASSIGNMENT, values.is_quoted_password, needles=("pass", "pwd")),
+    LabelledPattern(  # "the staging password is hunter2horse", "…password for prod was X"
+        "password",
+        LazyPattern(rf"(?<![\w.-]){_PROSE_NAME}(?:[ \t]+(?:for|of|on)[ \t]+[\w.-]+)?[ \t]+"
+                   rf"(?:is|was|=)[ \t]+(?:now[ \t]+)?{_VALUE}", re.IGNORECASE),
+        ASSIGNMENT, values.is_credential_value, trim=True, needles=("pass", "pwd")),
     LabelledPattern("token-assignment", _assignment(_TOKEN_NAME), ASSIGNMENT,
                     values.is_credential_value, trim=True, needles=("token", "secret", "key")),
 )

@@ -9,11 +9,13 @@ from functools import lru_cache
 
 from prune_memory.matching.regexgate import ASCII_LOOKALIKES, any_of, lowered
 from prune_memory.secrets.base import SecretDetector, SecretHit, SecretSpan, shown_prefix
+from prune_memory.secrets.gitleaks import GitleaksDetector
 from prune_memory.secrets.patterns import PatternDetector
 from prune_memory.secrets.shortkeys import ShortKeyDetector
 from prune_memory.secrets.vendor import VendorDetector
 
-DETECTORS: tuple[SecretDetector, ...] = (PatternDetector(), ShortKeyDetector(), VendorDetector())
+DETECTORS: tuple[SecretDetector, ...] = (PatternDetector(), ShortKeyDetector(), VendorDetector(),
+                                         GitleaksDetector())
 
 # Published documentation keys: they look exactly like secrets and are meant to be copied.
 KNOWN_EXAMPLES = frozenset({

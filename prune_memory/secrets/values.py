@@ -17,6 +17,8 @@ _BARE_KEYWORDS = frozenset({
 _DOTTED_NAME = LazyPattern(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+")  # settings.DB_PASSWORD
 _LOWER_PATH = LazyPattern(r"[a-z0-9_.-]*(?:/[a-z0-9_.-]+)+/?")  # ops/deploy, /run/secrets/db
 _CAMEL_WORDS = LazyPattern(r"[a-z]+(?:[A-Z][a-z]+)+|(?:[A-Z][a-z]+){2,}")  # userSessionToken
+_STAMP = LazyPattern(r"\d{4}-?\d{2}-?\d{2}(?:[T ]\d{2}:?\d{2}(?::?\d{2}(?:\.\d+)?)?)?"
+                     r"(?:Z|[+-]\d{2}:?\d{2})?(?:-\d+)?")
 _TRAILING = ".,;:!?)]}>"
 _NON_SYMBOLS = frozenset("_-.")
 
@@ -41,8 +43,8 @@ def is_credential_value(value: str) -> bool:
     """Whether the value given to a credential-sounding name looks like an actual secret."""
     if len(value) < 6 or is_stand_in(value) or value.lower() in _BARE_KEYWORDS:
         return False
-    if not any(ch.isalpha() for ch in value):  # numbers, dates, versions
-        return False
+    if not any(ch.isalpha() for ch in value) or _STAMP.fullmatch(value):  # numbers, dates,
+        return False  # versions, time stamps (`20261129T120000Z`)
     if _DOTTED_NAME.fullmatch(value) or _LOWER_PATH.fullmatch(value):
         return False
     if _CAMEL_WORDS.fullmatch(value):

@@ -20,6 +20,7 @@ from prune_memory.matching.regexgate import LazyPattern, may_match, required_lit
 from prune_memory.secrets.base import VENDOR_FORMAT, Screen, SecretSpan
 
 _EDGE = " \t\"'=:"  # delimiters some plugin patterns include around the value
+_TOKEN_CHAR = re.compile(r"[A-Za-z0-9_-]")
 
 
 class VendorPlugin(NamedTuple):
@@ -135,4 +136,6 @@ def _secret_part(match: re.Match[str]) -> tuple[int, int]:
         start += 1
     while end > start and text[end - 1] in _EDGE:
         end -= 1
+    while end < len(text) and end > start and _TOKEN_CHAR.match(text, end):
+        end += 1  # a pattern of a fixed length (Discord's 27) matched a longer token's head
     return start, end

@@ -41,6 +41,15 @@ def read_or_none(path: Path) -> bytes | None:
         return b"\0not a regular file"
 
 
+def read_scanned(path: Path) -> bytes | None:
+    """`read_or_none` for a scan over every file (links to rewrite, say): a file this user
+    may not read is passed over like a missing one, as the loader passes over it."""
+    try:
+        return read_or_none(path)
+    except PermissionError:
+        return None
+
+
 def sha_or_none(path: Path) -> str | None:
     data = read_or_none(path)
     return None if data is None else sha256(data)

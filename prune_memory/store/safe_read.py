@@ -44,9 +44,10 @@ NAME_MAX = 255  # bytes in one directory entry on every filesystem we write to
 
 def is_member_name(name: str) -> bool:
     """A plain name of an entry directly inside a directory: not empty, not `.` or `..`,
-    no path separator or NUL, short enough for the filesystem. Names from files people can
-    edit (the pruning log, a tombstone header) must pass this before anything is written."""
-    return bool(name) and name not in (".", "..") and not any(c in name for c in "/\\\0") \
+    no path separator or NUL, short enough for the filesystem (a backslash is an ordinary
+    character of a POSIX name). Names from files people can edit (the pruning log, a
+    tombstone header) must pass this before anything is written."""
+    return bool(name) and name not in (".", "..") and not any(c in name for c in "/\0") \
         and len(name.encode("utf-8", "surrogateescape")) <= NAME_MAX
 
 

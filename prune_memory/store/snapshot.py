@@ -25,7 +25,7 @@ MANIFEST = "MANIFEST.sha256"
 class CopiedTree:
     files: dict[str, str]  # posix path relative to the root → sha256 of the bytes read
     links: tuple[str, ...]  # symlinks recreated as links, not followed
-    skipped: tuple[str, ...]  # sockets, fifos, devices
+    skipped: tuple[str, ...]  # sockets, fifos, devices, files this user cannot read
 
 
 def copy_tree(source: Path, target: Path) -> CopiedTree:
@@ -48,10 +48,12 @@ def copy_tree(source: Path, target: Path) -> CopiedTree:
             info = os.lstat(src)
             if stat.S_ISLNK(info.st_mode):
                 links.append(_copy_link(src, target / rel, Path(rel)))
-            elif copied(info):
-                files[rel] = _copy_file(src, target / rel, info)
-            else:
+            elif not copied(info):
                 skipped.append(rel)
+            elif (digest := _copy_file(src, target / rel, info)) is None:
+                skipped.append(rel)  # unreadable: the pass passes over it too (loader)
+            else:
+                files[rel] = digest
         atomic.fsync_dir(target / rel_dir)
     return CopiedTree(files=files, links=tuple(links), skipped=tuple(skipped))
 
@@ -87,10 +89,12 @@ def masked_in_snapshot(rel: str) -> bool:
 _MASKED_NAME = re.compile(r"masked-name-[0-9a-f]{32}")
 
 
-def _copy_file(src: Path, dst: Path, info: os.stat_result) -> str:
+def _copy_file(src: Path, dst: Path, info: os.stat_result) -> str | None:
     """Copy one file into the fresh snapshot folder (no rename needed: nobody reads it
-    yet), fsynced; mode and times kept."""
-    data = read_regular(src)
+    yet), fsynced; mode and times kept. None, and nothing copied, when this user may not
+    read it."""
+    if (data := _readable(src)) is None:
+        return None
     out = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         atomic.write_all(out, data)
@@ -174,7 +178,15 @@ def tree_state(root: Path) -> dict[str, str]:
         dirs[:] = [d for d in dirs if not (Path(folder) / d).is_symlink()]
         for name in names:
             path = Path(folder) / name
-            if copied(os.lstat(path)):
-                digest = hashlib.sha256(read_regular(path)).hexdigest()
-                found[path.relative_to(root).as_posix()] = digest
+            if copied(os.lstat(path)) and (data := _readable(path)) is not None:
+                found[path.relative_to(root).as_posix()] = hashlib.sha256(data).hexdigest()
     return found
+
+
+def _readable(path: Path) -> bytes | None:
+    """The bytes of a regular file, or None when permission is denied: one unreadable
+    file is passed over by the snapshot and the undo alike, and never stops the pass."""
+    try:
+        return read_regular(path)
+    except PermissionError:
+        return None

@@ -64,8 +64,13 @@ def test_a_secret_is_never_copied_back(cli: Cli, tmp_path: Path) -> None:
 def test_bad_requests(cli: Cli, tmp_path: Path) -> None:
     root, rid = _withdrawn(cli, tmp_path)
     for args in (("--lines", "9", "--file", "x"), ("--lines", "two", "--file", "x"),
-                 ("--lines", "2",), ("--lines", "2", "--file", "x")):
+                 ("--lines", "2",), ("--lines", "2", "--file", "x"),
+                 ("--lines", "2", "--file", "", "--reason", "r"),
+                 ("--lines", "2", "--file", " ", "--reason", "r"),
+                 ("--lines", "2", "--file", ".md", "--reason", "r")):
         assert cli("reaccession", rid, root, *args, *NOW).code == 2, args
+    assert sorted(p.name for p in root.iterdir()) == ["MEMORY.md", "deaccessioned",
+                                                      "pruning-log.md"]
     assert cli("reaccession", "2026-01-01-01", root, "--show").code == 2
 
 

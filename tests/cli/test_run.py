@@ -7,6 +7,7 @@ import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -203,3 +204,53 @@ def test_plan_diff_shows_what_applying_would_write_and_changes_nothing(
     assert "--- a/MEMORY.md" in out and "-- [project_dev_ports.md](project_dev_ports.md)" in out
     assert "ghp_DEMO" not in out
     assert tree_hash(demo_memory) == before
+
+
+def test_a_bare_repository_as_repo_is_named_so(cli: Callable[..., CliResult],
+                                               demo_memory: Path, tmp_path: Path) -> None:
+    bare = tmp_path / "mirror.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
+    for args in (("plan", demo_memory), ("run", demo_memory, "--dry-run")):
+        done = cli(*args, "--repo", bare)
+        assert done.code == 2 and "bare repository" in done.err, done.err
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    assert "not inside a git repository" in cli("plan", demo_memory, "--repo", plain).err
+
+
+def test_a_file_this_user_cannot_read_is_passed_over_and_the_rest_applied(
+        cli: Cli, demo_memory: Path, demo_repo: Path, trust_all: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Permission denied on one topic file (as root, only a patched open can say so)."""
+    import builtins
+    import errno
+    import os
+
+    locked = str(demo_memory / "project_dev_ports.md")
+    real_open, real_builtin = os.open, builtins.open
+
+    def denied(path: object) -> bool:
+        return isinstance(path, str | os.PathLike) and os.fspath(path) == locked
+
+    def os_open(path: Any, flags: int, *rest: Any, **kw: Any) -> int:
+        if denied(path) and not flags & (os.O_WRONLY | os.O_RDWR):
+            raise PermissionError(errno.EACCES, "Permission denied", locked)
+        return real_open(path, flags, *rest, **kw)
+
+    def open_(file: Any, mode: str = "r", *rest: Any, **kw: Any) -> Any:
+        if denied(file) and "r" in mode:
+            raise PermissionError(errno.EACCES, "Permission denied", locked)
+        return real_builtin(file, mode, *rest, **kw)
+
+    start = tree_hash(demo_memory)
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "open", os_open)
+        patch.setattr(builtins, "open", open_)
+        done = cli("run", demo_memory, "--repo", demo_repo, "--yes", "--now", NOW)
+    assert done.code == 1, done.err
+    assert "project_dev_ports.md: cannot read" in done.err and "passed over 1" in done.err
+    assert (demo_memory / "deaccessioned").is_dir()  # the others were applied
+    assert (demo_memory / "project_dev_ports.md").exists()
+    undo = cli("restore", "--pass", "last", "--memory-dir", demo_memory, "--now", NOW)
+    assert undo.code == 0, undo.err
+    assert tree_hash(demo_memory) == start

@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from prune_memory.engine.passrecord import records
+from prune_memory.engine.undo import undo_passes
 from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.model import POLICY_FILE, FindingCode
 from prune_memory.procedure.filters import (
@@ -122,7 +125,7 @@ def test_load_policy_prefers_the_file_and_falls_back_to_defaults(tmp_path: Path)
 
 
 def test_init_writes_the_template_and_refuses_to_overwrite(tmp_path: Path) -> None:
-    written = init_policy(tmp_path)
+    written = init_policy(tmp_path).path
     assert written == tmp_path / POLICY_FILE
     assert written.read_text() == template_text()
     written.write_text(_policy_doc("version = 1\n" + USER_RULE))
@@ -131,6 +134,19 @@ def test_init_writes_the_template_and_refuses_to_overwrite(tmp_path: Path) -> No
     assert "ticket-chatter" in written.read_text()
     init_policy(tmp_path, force=True)
     assert written.read_text() == template_text()
+
+
+def test_a_forced_init_keeps_the_users_policy_and_can_be_undone(tmp_path: Path) -> None:
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / POLICY_FILE).write_text(_policy_doc("version = 1\n" + USER_RULE))
+    mine = (memory / POLICY_FILE).read_bytes()
+    replaced = init_policy(memory, force=True, now=datetime(2026, 11, 29, 12, tzinfo=UTC))
+    assert replaced.snapshot is not None and replaced.undo == "20261129T120000Z"  # its id
+    assert (replaced.snapshot.parent / POLICY_FILE).read_bytes() == mine
+    assert [r.command for r in records(memory)] == ["filters init --force"]
+    undo_passes(memory, "last", now=datetime(2026, 11, 29, 13, tzinfo=UTC))
+    assert (memory / POLICY_FILE).read_bytes() == mine
 
 
 def test_init_needs_an_existing_directory(tmp_path: Path) -> None:

@@ -86,6 +86,27 @@ def test_a_runaway_count_rule_stops_the_pass_with_a_clear_error(cli: Cli, memory
     assert "count rule 'trap'" in done.err and "simplify it" in done.err
 
 
+def test_a_committed_config_with_a_runaway_glob_never_hangs_the_pass(
+        cli: Cli, memory: Path, tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    trap_glob = "*a" * 14 + "*b"
+    (repo / ("a" * 60 + ".md")).write_text("x\n")
+    (repo / ".prune-memory.toml").write_text(
+        f'[[count]]\nname = "widgets"\npattern = "(\\\\d+) widgets"\nglob = "{trap_glob}"\n')
+    subprocess.run(["git", "-C", str(repo), "add", "."], check=True)
+    subprocess.run(["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t",
+                    "commit", "-qm", "c"], check=True)
+    (memory / "project_notes.md").write_text(topic("notes", "We keep 3 widgets."))
+    with no_hang(30):  # Python's re needs 30 s for 30 a's here, and doubles per two more
+        done = cli("plan", memory, "--repo", repo, "--json")
+    if done.code == ExitCode.BAD_INPUT:  # out of time: the rule is named
+        assert "count rule 'widgets' (its glob" in done.err and "simplify it" in done.err
+    else:  # the time-limited engine found the answer at once
+        assert done.code in (ExitCode.OK, ExitCode.FINDINGS), done.err
+        assert "repo has 0" in done.out
+
+
 @pytest.mark.parametrize("mode", [Mode.STRICT, Mode.WARN])
 def test_the_gate_stops_at_its_time_and_says_so(memory: Path, monkeypatch: pytest.MonkeyPatch,
                                                 mode: Mode) -> None:
@@ -97,7 +118,7 @@ def test_the_gate_stops_at_its_time_and_says_so(memory: Path, monkeypatch: pytes
 
 
 def test_many_findings_end_the_check_early(memory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """6.9 MB of `password:` lines: the verdict is clear after the first piece."""
+    """500 KB of `password:` lines (two pieces): the verdict is clear after the first."""
     seen: list[int] = []
     real = checks._piece_hits
 
@@ -106,10 +127,21 @@ def test_many_findings_end_the_check_early(memory: Path, monkeypatch: pytest.Mon
         return real(text, where, rules)
 
     monkeypatch.setattr(checks, "_piece_hits", counted)
-    text = "password: hunter2hunter2\n" * (6_900_000 // 25)
+    text = "password: hunter2hunter2\n" * (500_000 // 25)
     verdict = decide(write(memory / "project_new.md", text), Mode.STRICT)
     assert verdict.decision is Decision.DENY and len(seen) == 1
     assert verdict.reason is not None and "- and " in verdict.reason
+
+
+@pytest.mark.parametrize("mode", [Mode.STRICT, Mode.WARN])
+def test_text_past_what_the_gate_reads_is_refused_for_memory_unread(
+        memory: Path, monkeypatch: pytest.MonkeyPatch, mode: Mode) -> None:
+    monkeypatch.setattr(checks, "_piece_hits", lambda *_: pytest.fail("the text was read"))
+    big = "Plain prose.\n" * (gate.MAX_TEXT_CHARS // 13 + 1)
+    verdict = decide(write(memory / "project_new.md", big), mode)
+    assert verdict.decision is (Decision.DENY if mode is Mode.STRICT else Decision.WARN)
+    assert verdict.reason is not None and "more than the gate reads" in verdict.reason
+    assert decide(write(memory.parent / "elsewhere.md", big), mode).decision is Decision.ALLOW
 
 
 LINES = st.sampled_from(["Plain words about the build.", "", "See docs/setup.md first.",

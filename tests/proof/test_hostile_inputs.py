@@ -112,3 +112,23 @@ def test_a_json_store_nested_50000_deep_is_a_one_line_error(cli: Cli, tmp_path: 
         done = cli(*args)
         assert done.code == ExitCode.BAD_INPUT, (args, done.err)
         assert "nests too deeply" in done.err
+
+
+@pytest.mark.parametrize("how", ["a file in its place", "read-only"])
+def test_a_state_directory_that_cannot_be_written_is_one_line(
+        cli: Cli, memory: Path, demo_repo: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    state = tmp_path / "state"
+    if how == "read-only":
+        if os.geteuid() == 0:
+            pytest.skip("root writes into a read-only folder")
+        state.mkdir(mode=0o500)
+    else:
+        state.write_text("not a folder\n")
+    monkeypatch.setenv("XDG_STATE_HOME", str(state))
+    before = tree_hash(memory)
+    for args in commands(memory, demo_repo):
+        done = cli(*args)
+        assert done.code != ExitCode.INTERNAL, (args, done.err)
+        assert "Traceback" not in done.err and len(done.err.strip().splitlines()) <= 3, args
+    assert tree_hash(memory) == before

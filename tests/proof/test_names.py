@@ -3,8 +3,9 @@
 Runs of spaces, tabs, newlines, form feeds, U+2028 and names up to the 255-byte limit once
 withdrew but could not come back (the register collapsed the white space), broke every
 snapshot (the manifest reader split lines on U+2028 and form feeds) or made a temp name
-too long (then every write command, `recover` included, crashed). A user's own file that
-looks like a temp file must survive and be in the snapshot.
+too long (then every write command, `recover` included, crashed). A backslash, a plain
+POSIX character, could not be withdrawn at all. A user's own file that looks like a temp
+file must survive and be in the snapshot.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ Cli = Callable[..., CliResult]
 NOW = datetime(2026, 11, 29, 12, tzinfo=UTC)
 ODD = ["two  spaces.md", "tab\there.md", "new\nline.md", "form\x0cfeed.md",
        "line\u2028sep.md", "para\u2029sep.md", "nel\x85x.md", " lead.md", "trail.md ",
-       "back`tick.md", "pi|pe.md", '"quoted".md', "%41.md", "ü-ñ.md"]
+       "back`tick.md", "pi|pe.md", '"quoted".md', "%41.md", "ü-ñ.md", "back\\slash.md",
+       "end\\.md", "pi\\|pe.md", "\\n.md"]
 LONG = ["p" * n + ".md" for n in (236, 244, 248, 252)]  # 239 to 255 bytes
 
 

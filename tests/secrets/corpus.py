@@ -111,6 +111,15 @@ def secrets() -> list[Sample]:
     add("npm-token", "//registry.npmjs.org/:_authToken={v}", "npm_" + f.chars(ALNUM, 36))
     add("telegram-token", "bot {v} posts alerts", f"{f.digits(10)}:{f.chars(URLSAFE, 35)}")
     add("bearer-token", "curl -H 'Authorization: Bearer {v}'", f.chars(ALNUM, 40))
+    # Formats detect-secrets alone missed (gitleaks' rules catch them) and prose passwords.
+    add("npm-token-bare", "publish with the npm token {v}", "npm_" + f.chars(ALNUM, 36))
+    add("pypi-token", "PyPI upload token: {v}", "pypi-AgEIcHlwaS5vcmc" + f.chars(URLSAFE, 60))
+    add("discord-token", "Discord bot token {v} for the alerts bot",
+        f"MT{f.chars(ALNUM, 24)}.G{f.chars(URLSAFE, 5)}.{f.chars(URLSAFE, 38)}")
+    add("discord-secret", "discord_client_secret: {v}", f.chars(string.ascii_lowercase, 32))
+    add("password", "the staging password is {v}", f.chars(string.ascii_lowercase, 6)
+        + f.digits(3) + f.chars(ALNUM, 3))
+    add("password", "DB pass: {v}", f.chars(ALNUM, 5) + "!" + f.digits(4))
     return out
 
 
@@ -179,5 +188,10 @@ def lookalikes() -> list[Sample]:
         "Kubernetes secret name: api-credentials",
         "send `Authorization: Bearer <token>` on every call",
         "Authorization: Bearer $API_TOKEN",
+        "Three tests pass: `test_login_flow_redirects`",
+        "All four checks pass: `lint_ok_2`",
+        "the staging password is stored in 1Password, rotated monthly",
+        '{"pass": "20261129T120000Z", "date": "2026-11-29"}',
+        "restore --pass 20261129T120000Z-2 undoes that one",
     ]
     return [Sample("look-alike", line, "") for line in lines]

@@ -22,14 +22,14 @@ from prune_memory.matching.timedregex import PatternTimeout, deadline, time_left
 from prune_memory.procedure.filters import Policy, default_policy, load_policy, match_filters
 from prune_memory.secrets.base import SecretSpan
 from prune_memory.secrets.mask import describe
-from prune_memory.secrets.patterns import PatternDetector
-from prune_memory.secrets.scan import find_spans, hits_for
+from prune_memory.secrets.scan import DETECTORS, find_spans, hits_for
 from prune_memory.secrets.vendor import VendorDetector
 from prune_memory.store.files import read_or_none
 from prune_memory.vocab import INDEX_FILE, OWN_FILES
 
-_PATTERNS = (PatternDetector(),)
-_VENDOR = (VendorDetector(),)
+# The plan's detectors, every one: those that need no detect-secrets import run first.
+_PATTERNS = tuple(d for d in DETECTORS if not isinstance(d, VendorDetector))
+_VENDOR = tuple(d for d in DETECTORS if isinstance(d, VendorDetector))
 
 
 class GateHit(NamedTuple):
@@ -133,19 +133,35 @@ def pieces(text: str) -> Iterator[tuple[str, int, int, int | None]]:
     it. A piece that starts inside the very line at the middle of its overlap (no line end
     near) shares its findings with the piece before instead."""
     spans = _piece_spans(text)
-    middles = [_middle_line(text, after, end) for (_, end), (after, _) in pairwise(spans)]
+    lines = _LineCounter(text)  # counted forward once: recounting from 0 was quadratic
+    middles = [_middle_line(text, lines, after, end)
+               for (_, end), (after, _) in pairwise(spans)]
     for n, (begin, end) in enumerate(spans):
         lowest = (middles[n - 1] if n else None) or 1
         upto = middles[n] if n < len(middles) else None
-        yield text[begin:end], text.count("\n", 0, begin), lowest, upto
+        yield text[begin:end], lines.before(begin), lowest, upto
 
 
-def _middle_line(text: str, after: int, end: int) -> int | None:
+class _LineCounter:
+    """Line ends before an offset, for offsets asked in (mostly) rising order."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.at, self.count = text, 0, 0
+
+    def before(self, offset: int) -> int:
+        if offset < self.at:
+            self.at, self.count = 0, 0
+        self.count += self.text.count("\n", self.at, offset)
+        self.at = offset
+        return self.count
+
+
+def _middle_line(text: str, lines: _LineCounter, after: int, end: int) -> int | None:
     """The line at the middle of the overlap between a piece ending at `end` and the next,
     starting at `after`: the first line the next piece reports. None when that line is the
     one the next piece starts inside (it does not see it whole): then both report."""
-    middle = text.count("\n", 0, (after + end) // 2) + 1
-    starts_inside = text.count("\n", 0, after) + 1
+    starts_inside = lines.before(after) + 1
+    middle = lines.before((after + end) // 2) + 1
     return middle if text[after - 1] == "\n" or middle > starts_inside else None
 
 

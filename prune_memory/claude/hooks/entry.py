@@ -10,12 +10,15 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 if TYPE_CHECKING:
     import datetime as dt
 
 FAST_COMMANDS = ("gate", "record-read")
+# What a hook reads of its payload; the rest is drained unread. A memory is a few KB: a
+# payload past this is judged by where it writes (`payload.sketch`), never parsed whole.
+READ_BYTES = 4 * 1024 * 1024
 
 
 class HookArgs(NamedTuple):
@@ -45,10 +48,10 @@ def parse_args(argv: Sequence[str]) -> HookArgs:
 
 def run(command: str, argv: Sequence[str]) -> int:
     """Run hook `command` ("gate" or "record-read") on stdin; the exit code is always 0."""
-    raw = sys.stdin.buffer.read()
+    raw, size = read_capped(sys.stdin.buffer, READ_BYTES if command == "gate" else None)
     args = parse_args(argv)
     try:
-        problems = args.problems + (_gate(raw, args) if command == "gate"
+        problems = args.problems + (_gate(raw, args, size) if command == "gate"
                                     else _record(raw, args))
     except Exception:  # the hook never breaks the tool call; the log keeps the trace
         import traceback
@@ -62,16 +65,26 @@ def run(command: str, argv: Sequence[str]) -> int:
     return 0
 
 
-def _gate(raw: bytes, args: HookArgs) -> tuple[str, ...]:
+def _gate(raw: bytes, args: HookArgs, size: int) -> tuple[str, ...]:
     from prune_memory.claude.hooks.gate import answer, decide, resolve_mode
 
     mode, problems = resolve_mode(args.mode, os.environ)
-    verdict = decide(raw, mode, args.memory_roots)
+    verdict = decide(raw, mode, args.memory_roots, size=size)
     text = answer(verdict)
     if text is not None:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
     return problems + verdict.problems
+
+
+def read_capped(stream: BinaryIO, limit: int | None) -> tuple[bytes, int]:
+    """The first `limit` bytes of `stream` (all, for None), and its whole size (the rest
+    is read and dropped, so the writer never meets a closed pipe)."""
+    head = stream.read() if limit is None else stream.read(limit)
+    size = len(head)
+    while chunk := stream.read(1 << 20):
+        size += len(chunk)
+    return head, size
 
 
 def _record(raw: bytes, args: HookArgs) -> tuple[str, ...]:

@@ -16,13 +16,16 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from prune_memory.claude.hooks import payload
-from prune_memory.claude.hooks.memroots import memory_dir_of, memory_roots
+from prune_memory.claude.hooks.memroots import memory_dir_of, memory_roots, names_memory
 
 ENV_MODE = "PRUNE_MEMORY_GATE"
 MAX_LISTED = 8  # hits named in a reason; the rest are counted
-# Time for the checks themselves. Claude Code stops the hook at its timeout (10 s, see
-# settings.py); startup and reading the payload come on top of this, with room to spare.
-CHECK_SECONDS = 5.0
+# Time for the checks themselves: the gate answers within a second, startup and reading
+# the payload included (Claude Code lets the write through at its 10 s timeout).
+CHECK_SECONDS = 0.5
+# Text bound for memory past this is not read at all, and is denied: a memory is a few KB
+# and the index loads 25,000 characters; checking megabytes would not fit the second.
+MAX_TEXT_CHARS = 512 * 1024
 
 
 class Mode(StrEnum):
@@ -56,10 +59,14 @@ def resolve_mode(flag: str | None, env: Mapping[str, str]) -> tuple[Mode, tuple[
     return Mode.STRICT, tuple(problems)
 
 
-def decide(raw: bytes, mode: Mode, extra_roots: Sequence[str] = ()) -> Verdict:
-    """The gate's verdict on one PreToolUse payload."""
+def decide(raw: bytes, mode: Mode, extra_roots: Sequence[str] = (),
+           size: int | None = None) -> Verdict:
+    """The gate's verdict on one PreToolUse payload (`raw`: all of it, or its first bytes
+    when `size` says it is longer)."""
     if mode is Mode.OFF:
         return Verdict(Decision.ALLOW)
+    if size is not None and size > len(raw):
+        return _oversized(raw, size, mode, extra_roots)
     try:
         data = payload.parse(raw)
         call = payload.write_call(data)
@@ -74,9 +81,46 @@ def decide(raw: bytes, mode: Mode, extra_roots: Sequence[str] = ()) -> Verdict:
     roots = memory_roots(extra_roots, cwd)
     bound = {target: root for target in call.targets
              if (root := memory_dir_of(target, roots)) is not None}
+    if call.unread and (root := names_memory(call.unread, roots, cwd)) is not None:
+        bound[f"{root} (named past what the gate reads of the command)"] = root
     if not bound:
         return Verdict(Decision.ALLOW)  # not memory: the text is never looked at
+    size = sum(len(candidate.text) for candidate in call.texts)
+    if size > MAX_TEXT_CHARS or call.unread:
+        return _too_long(call, tuple(bound), size, mode)
     return _judge(call, bound, mode)
+
+
+def _oversized(head: bytes, size: int, mode: Mode, extra_roots: Sequence[str]) -> Verdict:
+    """A payload longer than the gate reads: where it writes, from its first bytes."""
+    sketch = payload.sketch(head)
+    if sketch is None:
+        return Verdict(Decision.ALLOW, problems=(f"payload of {size:,} bytes, not read",))
+    roots = memory_roots(extra_roots, sketch.cwd)
+    hits = [root for target in sketch.targets
+            if (root := memory_dir_of(target, roots)) is not None]
+    if sketch.rest and (root := names_memory(sketch.rest, roots, sketch.cwd)) is not None:
+        hits.append(root)
+    if not hits:
+        return Verdict(Decision.ALLOW)
+    return _verdict(mode, f"prune-memory gate: this {sketch.tool} puts {size:,} bytes into "
+                          f"memory ({', '.join(dict.fromkeys(hits))}), more than the gate "
+                          "reads; a memory is a few KB — write less, or split it")
+
+
+def _too_long(call: payload.WriteCall, targets: tuple[str, ...], size: int,
+              mode: Mode) -> Verdict:
+    from prune_memory.secrets.mask import mask_text
+
+    what = "a command too long to read to its end" if call.unread else \
+        f"{size:,} characters, more than the gate reads"
+    return _verdict(mode, f"prune-memory gate: this {call.tool} puts {what} into memory "
+                          f"({mask_text(', '.join(targets))}); a memory is a few KB — "
+                          "write less, or split it")
+
+
+def _verdict(mode: Mode, reason: str) -> Verdict:
+    return Verdict(Decision.DENY if mode is Mode.STRICT else Decision.WARN, reason)
 
 
 def _judge(call: payload.WriteCall, bound: dict[str, str], mode: Mode) -> Verdict:

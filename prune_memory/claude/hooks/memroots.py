@@ -16,14 +16,20 @@ import os
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from prune_memory.claude.files import read_bytes
+from prune_memory.errors import BadInputError
+
 _PROJECT_SETTINGS = (".claude/settings.json", ".claude/settings.local.json")
+SETTINGS_LIMIT = 1024 * 1024  # what the gate reads of a settings file, at most
 
 
 class MemoryRoots(NamedTuple):
-    """`projects` holds one memory directory per project; `fixed` are memory directories."""
+    """`projects` holds one memory directory per project; `fixed` are memory directories;
+    `lexical` is `projects` as written, before its links are resolved."""
 
     projects: str
     fixed: tuple[str, ...]
+    lexical: str = ""
 
 
 def memory_roots(extra: Sequence[str] = (), cwd: str | None = None) -> MemoryRoots:
@@ -34,8 +40,21 @@ def memory_roots(extra: Sequence[str] = (), cwd: str | None = None) -> MemoryRoo
         fixed.append(moved)
     if cwd:
         fixed.extend(_project_settings_roots(cwd))
+    projects = os.path.join(claude_home(), "projects")
+    fixed.extend(_linked_memory_dirs(projects))
     resolved = tuple(dict.fromkeys(os.path.realpath(root) for root in fixed))
-    return MemoryRoots(os.path.realpath(os.path.join(claude_home(), "projects")), resolved)
+    return MemoryRoots(os.path.realpath(projects), resolved, os.path.abspath(projects))
+
+
+def _linked_memory_dirs(projects: str) -> list[str]:
+    """`<project>/memory` folders that are links (synced elsewhere): where they point is
+    memory too, written to by its own path."""
+    try:
+        with os.scandir(projects) as listing:
+            return [memory for item in listing
+                    if os.path.islink(memory := os.path.join(item.path, "memory"))]
+    except OSError:
+        return []
 
 
 def claude_home() -> str:
@@ -51,16 +70,30 @@ def user_auto_memory() -> str | None:
 
 
 def memory_dir_of(path: str, roots: MemoryRoots) -> str | None:
-    """The memory directory holding `path` (any depth), or None when it is not memory."""
+    """The memory directory holding `path` (any depth), or None when it is not memory.
+    The path counts both as written and with its links resolved: a memory directory that
+    is a link to a synced folder is memory under either name."""
     real = os.path.realpath(path)
     for root in roots.fixed:
         if _is_under(real, root):
             return root
-    if not _is_under(real, roots.projects):
-        return None
-    parts = os.path.relpath(real, roots.projects).split(os.sep)
-    if len(parts) >= 3 and parts[1] == "memory":
-        return os.path.join(roots.projects, parts[0], "memory")
+    for projects, candidate in ((roots.projects, real),
+                                (roots.lexical, os.path.abspath(path))):
+        if projects and _is_under(candidate, projects):
+            parts = os.path.relpath(candidate, projects).split(os.sep)
+            if len(parts) >= 3 and parts[1] == "memory":
+                return os.path.realpath(os.path.join(projects, parts[0], "memory"))
+    return None
+
+
+def names_memory(text: str, roots: MemoryRoots, cwd: str | None) -> str | None:
+    """A memory directory `text` may write to: one it names, or the working directory when
+    that is memory (a relative target). For the part of a command too long to read."""
+    if cwd and (inside := memory_dir_of(os.path.join(cwd, "x"), roots)) is not None:
+        return inside
+    for root in (*roots.fixed, roots.projects, roots.lexical):
+        if root and root in text:
+            return root
     return None
 
 
@@ -79,10 +112,12 @@ def _project_settings_roots(cwd: str) -> list[str]:
 
 
 def _setting(path: str) -> str | None:
+    """One setting, read without waiting: a FIFO planted as a cloned project's settings
+    would hold the gate until Claude Code's timeout lets the write through."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except (OSError, ValueError):
+        raw = read_bytes(path, limit=SETTINGS_LIMIT)
+        data = json.loads(raw.decode("utf-8")) if raw is not None else None
+    except (BadInputError, ValueError, RecursionError):
         return None
     value = data.get("autoMemoryDirectory") if isinstance(data, dict) else None
     return value if isinstance(value, str) and value.strip() else None

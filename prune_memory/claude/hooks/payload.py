@@ -31,6 +31,7 @@ class WriteCall(NamedTuple):
     tool: str
     targets: tuple[str, ...]
     texts: tuple[Candidate, ...]
+    unread: str = ""  # the end of a Bash command too long to read for targets
 
 
 class ReadCall(NamedTuple):
@@ -57,10 +58,11 @@ def write_call(data: dict[str, Any]) -> WriteCall | None:
     tool_input = _object(data, "tool_input")
     cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
     if tool == "Bash":
-        from prune_memory.claude.hooks.shellwrites import write_targets  # Bash calls only
+        from prune_memory.claude.hooks.shellwrites import read_writes  # Bash calls only
 
         command = _text(tool_input, "command")
-        return WriteCall(tool, write_targets(command, cwd), (Candidate("command", command),))
+        writes = read_writes(command, cwd)
+        return WriteCall(tool, writes.targets, (Candidate("command", command),), writes.unread)
     target = _absolute(_text(tool_input, "file_path"), cwd)
     texts: tuple[Candidate, ...]
     if tool == "Write":
@@ -117,3 +119,49 @@ def _absolute(path: str, cwd: str | None) -> str:
             raise PayloadError("tool_input.file_path is relative and there is no cwd")
         path = os.path.join(cwd, path)
     return os.path.normpath(path)
+
+
+class Sketch(NamedTuple):
+    """Where a payload too long to parse writes, from its first bytes."""
+
+    tool: str
+    cwd: str | None
+    targets: tuple[str, ...]
+    rest: str  # text of the command still to look at for a memory it names
+
+
+def sketch(head: bytes) -> Sketch | None:
+    """The tool, working directory and targets of a payload cut after `head` (Claude Code
+    writes `tool_input.file_path` before the content); None when the tool is not gated."""
+    text = head.decode("utf-8", errors="replace")
+    tool = _json_string(text, "tool_name")
+    if tool not in GATED_TOOLS:
+        return None
+    cwd = _json_string(text, "cwd")
+    if tool == "Bash":
+        from prune_memory.claude.hooks.shellwrites import read_writes
+
+        command = _json_string(text, "command", cut=True) or ""
+        return Sketch(tool, cwd, read_writes(command, cwd).targets, command)
+    path = _json_string(text, "file_path")
+    targets = (_absolute(path, cwd),) if path and (cwd or os.path.isabs(path)) else ()
+    return Sketch(str(tool), cwd, targets, "" if targets else text)
+
+
+def _json_string(text: str, key: str, cut: bool = False) -> str | None:
+    """The string value of `key` in JSON text, decoded; with `cut`, as much of it as the
+    text holds when it ends before the string does."""
+    import re
+
+    ends = r'"' if not cut else r'(?:"|$)'
+    found = re.search(rf'"{re.escape(key)}"\s*:\s*"([^"\\]*(?:\\.[^"\\]*)*){ends}', text)
+    if found is None:
+        return None
+    body = found.group(1)
+    for trim in range(0, 7):  # a cut escape (`\u00`) at the end is dropped
+        try:
+            value = json.loads(f'"{body[:len(body) - trim]}"')
+        except ValueError:
+            continue
+        return value if isinstance(value, str) else None
+    return None

@@ -21,6 +21,7 @@ from prune_memory.secrets.mask import mask_text
 from prune_memory.store.files import (
     inside,
     read_or_none,
+    read_scanned,
     replace_if,
     sha256,
     sha_or_none,
@@ -111,7 +112,7 @@ class LinkIndex:
     def read(cls, root: Path) -> LinkIndex:
         files = topic_names(root)
         texts = {file: raw for file in files
-                 if (raw := read_or_none(root / file)) is not None
+                 if (raw := read_scanned(root / file)) is not None
                  and (b"[[" in raw or b".md" in raw)}
         return cls(texts, (Path(file).stem for file in files))
 

@@ -53,9 +53,10 @@ def drop_superseded(root: Path, step: Step) -> None:
     sup = step.get("superseded")
     if not sup:
         return
-    if sha_or_none(root / sup["file"]) == sup["sha256"]:
+    target = inside(root, sup["file"])  # a name from a tombstone: never a path out
+    if sha_or_none(target) == sup["sha256"]:
         edit_index(root, lambda raw: indexedit.remove_entry(raw, sup["file"])[0])
-        remove_if(root / sup["file"], sup["sha256"])
+        remove_if(target, sup["sha256"])
 
 
 def relink(root: Path, step: Step) -> None:

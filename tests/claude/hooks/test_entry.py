@@ -72,7 +72,7 @@ def test_unknown_arguments_are_logged_not_fatal(memory_dir: Path) -> None:
 
 def test_a_crash_inside_the_gate_still_allows(monkeypatch: pytest.MonkeyPatch, memory_dir: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
-    def explode(*_args: object) -> None:
+    def explode(*_args: object, **_kwargs: object) -> None:
         raise RuntimeError(f"boom near {TOKEN}")
 
     monkeypatch.setattr("prune_memory.claude.hooks.gate.decide", explode)

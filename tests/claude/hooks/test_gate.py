@@ -236,3 +236,14 @@ def test_the_index_is_no_lasting_rule_however_it_is_worded(memory_dir: Path) -> 
                      "- [PRs](feedback_prs.md) — must stay small; do not squash\n")
     call = edit(index, "- Currently debugging the login flake on branch fix/login.")
     assert decide(call, Mode.STRICT).decision is Decision.DENY
+
+
+@pytest.mark.parametrize("text", [
+    "Staging API key sk-" + "abcd1234EFGH5678z" + " for the scraper.\n",
+    "Publish with npm_" + "Ab3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dF3hJ5" + " from CI.\n",
+])
+def test_the_gate_denies_every_key_the_plan_flags(memory_dir: Path, text: str) -> None:
+    from prune_memory.secrets.scan import find_secrets
+
+    assert find_secrets(text)  # what plan flags
+    assert decide(write(memory_dir / "a.md", text), Mode.STRICT).decision is Decision.DENY
