@@ -63,6 +63,7 @@ bench: install
 # targets of ../shared/corpus/score.py are not met on either. Then the round trip
 # (bench/roundtrip.py): every real memory withdrawn and brought back, byte for byte, and
 # what a person accepting every review default would do (bench/review_defaults.py).
+# CTXLINT=<path to the ctxlint binary> puts the peer tool's figures beside ours.
 CORPUS_SRC  ?= ../shared/corpus
 CORPUS      ?= /tmp/corpus
 MORE_SRC    ?= bench/corpus
@@ -73,8 +74,9 @@ calibrate: install
 	    exit 2; }
 	MIRROR=$(MIRROR) bash $(CORPUS_SRC)/setup.sh $(CORPUS) >/dev/null
 	MIRROR=$(MIRROR) bash $(MORE_SRC)/setup.sh $(MORE) >/dev/null
-	$(PY) bench/calibrate.py $(BIN)/prune-memory $(CORPUS) $(CORPUS_SRC)/labels.json \
-	    $(MORE) $(MORE_SRC)/labels.json --out references/judgment.md >/dev/null
+	$(PY) bench/calibrate.py $(abspath $(BIN))/prune-memory $(CORPUS) \
+	    $(CORPUS_SRC)/labels.json $(MORE) $(MORE_SRC)/labels.json \
+	    $(if $(CTXLINT),--ctxlint $(CTXLINT)) --out references/judgment.md >/dev/null
 	@# The last line of each; the status is the script's own, not tail's.
 	@out=$$(python3 $(CORPUS_SRC)/score.py $(abspath $(BIN))/prune-memory $(CORPUS)); \
 	    status=$$?; echo "shared corpus: $$(echo "$$out" | tail -1)"; s1=$$status; \

@@ -189,6 +189,45 @@ def table(rows: dict[str, Tally], key: str = "evidence class") -> list[str]:
     return out
 
 
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+
+
+def judged(exe: str, root: Path, labels: Path, *, topics: bool) -> str:
+    """`judge.py`'s last line (proposal precision and recall, as the corpus scores it)."""
+    argv = [sys.executable, str(SHARED / "judge.py"), exe, str(root), str(labels)]
+    done = subprocess.run(argv + (["--topics"] if topics else []), capture_output=True,
+                          text=True, check=False)
+    lines = done.stdout.strip().splitlines()
+    if not lines:
+        return f"judge.py gave no answer ({done.returncode})"
+    return lines[-1].removeprefix("judged: ")
+
+
+def peer(ctxlint: str, root: Path, labels: Path, *, topics: bool) -> str:
+    """The peer tool's figures on the same folders and labels (`peer_ctxlint.py`)."""
+    argv = [sys.executable, str(SHARED / "peer_ctxlint.py"), ctxlint, str(root), str(labels)]
+    done = subprocess.run(argv + (["--topics"] if topics else []), capture_output=True,
+                          text=True, check=False)
+    lines = done.stdout.strip().splitlines()
+    return lines[-1].removeprefix("TOTAL ctxlint: ") if lines else "no answer"
+
+
+def side_by_side(exe: str, corpora: list[tuple[Path, Path]], ctxlint: str | None) -> list[str]:
+    """prune-memory's and ctxlint's figures on each corpus, every entry and topic files only."""
+    out = ["## Against the labels, beside a peer tool", "",
+           "`judge.py` (../shared/corpus) over every non-keep proposal and every entry that",
+           "needs action; ctxlint (npm `@yawlabs/ctxlint`, deterministic, checks that cited paths",
+           "exist) scored by `peer_ctxlint.py` on the same folders and labels.", "",
+           "| corpus | entries | prune-memory | ctxlint |", "|---|---|---|---|"]
+    for root, labels in corpora:
+        name = "../shared/corpus" if labels.parent == SHARED else "bench/corpus"
+        for topics in (False, True):
+            ours = judged(exe, root, labels, topics=topics)
+            theirs = peer(ctxlint, root, labels, topics=topics) if ctxlint else "not run"
+            out.append(f"| {name} | {'topic files' if topics else 'all'} | {ours} | {theirs} |")
+    return [*out, ""]
+
+
 def render(score: Score) -> str:
     auto = score.total(score.automated)
     recall = score.found / (score.found + score.missed) if score.found + score.missed else 0.0
@@ -243,11 +282,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("exe")
     parser.add_argument("corpora", nargs="+", help="CORPUS_ROOT LABELS pairs")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--ctxlint", help="the peer tool's binary, to score it beside")
     args = parser.parse_args(argv)
     if len(args.corpora) % 2:
         parser.error("give each corpus as a CORPUS_ROOT and its LABELS file")
     score = Score()
-    pairs = zip(args.corpora[::2], args.corpora[1::2], strict=True)
+    pairs = [(Path(r), Path(f).resolve()) for r, f in
+             zip(args.corpora[::2], args.corpora[1::2], strict=True)]
     for root, labels_file in pairs:
         labels = json.loads(Path(labels_file).read_text(encoding="utf-8"))
         for name, dir_labels in labels.items():
@@ -259,6 +300,8 @@ def main(argv: list[str]) -> int:
                 continue
             score_dir(score, name, plan, dir_labels)
     text = render(score)
+    text = text.replace("## How the numbers are used", "\n".join(
+        side_by_side(args.exe, pairs, args.ctxlint)) + "\n## How the numbers are used", 1)
     if args.out:
         args.out.write_text(text, encoding="utf-8")
     print(text)
