@@ -24,6 +24,10 @@ _GONE_WORDS = (r"(?:DELETED|REMOVED|deleted|removed|no longer exists?|is gone|wa
 _AFTER = re.compile(rf"^[`*_)\s]*(?:—|-|:|,)?\s*(?:is |was |has been |got )?{_GONE_WORDS}")
 _BEFORE = re.compile(r"(?<!not )(?<!never )\b(?:deleted|removed|dropped|ripped out|"
                      r"删除|移除|entfernt|gelöscht)\s*[*_]*$", re.IGNORECASE)
+# "`build.py` — REMOVED the retry loop": a removal word with an object of its own says what
+# was taken out of the name, so the name itself is still there.
+_OBJECT = re.compile(r"\s*[`*]|\s+(?:the|a|an|all|its|their|this|that|these|those|every|each|"
+                     r"any|some|one|two|three|\d+)\b", re.IGNORECASE)
 MIN_NAME = 6  # short names ("id", "run") are too common to stand for one thing
 
 
@@ -70,7 +74,10 @@ def _names(text: str) -> Iterator[tuple[str, bool]]:
         name = m.group(1)
         if len(name) < MIN_NAME or name.isdigit():
             continue
-        after = _AFTER.match(text[m.end():m.end() + 40]) is not None
+        tail = text[m.end():m.end() + 60]
+        said = _AFTER.match(tail)
+        after = said is not None and (said.group(0).rstrip().endswith(("by", "with"))
+                                      or _OBJECT.match(tail[said.end():]) is None)
         before = _BEFORE.search(text[max(0, m.start() - 24):m.start()]) is not None
         yield name, after or before
 

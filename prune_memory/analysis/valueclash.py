@@ -61,6 +61,8 @@ class Claim:
     # What an address belongs to: the name nearest before it on the line ("`radio-pi`
     # 10.0.0.2 (D75 link)" gives the address to radio-pi, not to the D75 it also names).
     hosts: frozenset[str] = frozenset()
+    # Likewise what a total belongs to ("`test_api.py` 39 tests" counts that file's tests).
+    counted: frozenset[str] = frozenset()
 
 
 def check_values(memdir: MemoryDir) -> dict[str, tuple[Finding, ...]]:
@@ -109,16 +111,17 @@ def _claim(file: str, line: int, text: str, context: frozenset[str],
     own = _subjects(text) if values else frozenset()
     subjects = own | context if values else frozenset()
     return Claim(file, line, text, subjects, values, own, _date_in(text) or dated,
-                 _hosts(text) if values else frozenset())
+                 _owners(text, _IP) if values else frozenset(),
+                 _owners(text, _TOTAL) if values else frozenset())
 
 
-def _hosts(text: str) -> frozenset[str]:
-    """The subject written last before each address on the line."""
+def _owners(text: str, value: re.Pattern[str]) -> frozenset[str]:
+    """The subject written last before each value `value` finds on the line."""
     keys = [(m.start(), k) for m in _KEY.finditer(text)
             if (k := _key(m)) is not None and not _IP.fullmatch(m.group(0).strip("`"))]
     out: set[str] = set()
-    for address in _IP.finditer(text):
-        before = [k for start, k in keys if start < address.start()]
+    for found in value.finditer(text):
+        before = [k for start, k in keys if start < found.start()]
         if before:
             out.add(before[-1])
     return frozenset(out)
@@ -194,7 +197,7 @@ def _expand_short(claim: Claim, prefix: str | None) -> Claim:
               for kind, v in claim.values}
     values = {(k, v) for k, v in values if k != "ip-tail"}
     return Claim(claim.file, claim.line, claim.text, claim.subjects, frozenset(values),
-                 claim.own, claim.dated, claim.hosts)
+                 claim.own, claim.dated, claim.hosts, claim.counted)
 
 
 def _conflicts(claims: Sequence[Claim]) -> Iterator[tuple[Claim, Claim, str, str]]:
@@ -220,17 +223,19 @@ def _conflicts(claims: Sequence[Claim]) -> Iterator[tuple[Claim, Claim, str, str
                     continue  # one memory's own lines: its author saw both
                 if subject not in first.own and subject not in second.own:
                     continue  # tied only through a shared heading: two things, one section
-                if kind == "ip" and _other_hosts(first, second, subject):
+                if kind == "ip" and _owned_elsewhere(first.hosts, second.hosts, subject):
                     continue  # each address follows its own host's name
+                if kind.startswith("count of") and _owned_elsewhere(
+                        first.counted, second.counted, subject):
+                    continue  # each total follows the name of what it counts
                 if pair not in reported:
                     reported.add(pair)
                     yield first, second, subject, kind
 
 
-def _other_hosts(first: Claim, second: Claim, subject: str) -> bool:
-    """Both lines give their address to another name than `subject`, each its own."""
-    return bool(first.hosts and second.hosts) and subject not in first.hosts | second.hosts \
-        and first.hosts != second.hosts
+def _owned_elsewhere(first: frozenset[str], second: frozenset[str], subject: str) -> bool:
+    """Both lines give their value to another name than `subject`, each its own."""
+    return bool(first and second) and subject not in first | second and first != second
 
 
 def _older_first(first: Claim, second: Claim) -> list[tuple[Claim, Claim]]:
