@@ -26,7 +26,7 @@ _BEFORE = re.compile(r"(?<!not )(?<!never )\b(?:deleted|removed|dropped|ripped o
                      r"删除|移除|entfernt|gelöscht)\s*[*_]*$", re.IGNORECASE)
 # "`build.py` — REMOVED the retry loop": a removal word with an object of its own says what
 # was taken out of the name, so the name itself is still there.
-_OBJECT = re.compile(r"\s*[`*]|\s+(?:the|a|an|all|its|their|this|that|these|those|every|each|"
+_OBJECT = re.compile(r"\s+`|\s+(?:the|a|an|all|its|their|this|that|these|those|every|each|"
                      r"any|some|one|two|three|\d+)\b", re.IGNORECASE)
 MIN_NAME = 6  # short names ("id", "run") are too common to stand for one thing
 

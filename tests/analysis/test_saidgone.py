@@ -28,6 +28,7 @@ def said_gone(tmp_path: Path, line: str) -> list[str]:
     "- `TileLoader` removed from the build.",
     "- We ripped out `TileLoader`",
     "- **`TileLoader`** — REMOVED.",
+    "- **`TileLoader` DELETED** — replaced by `TileCache`.",
 ])
 def test_a_name_said_gone_contradicts_a_memory_that_still_describes_it(
         tmp_path: Path, line: str) -> None:
