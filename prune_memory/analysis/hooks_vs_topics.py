@@ -29,6 +29,10 @@ _COMMITTED = re.compile(r"\bCOMMITTED\b|(?i:\bcommitted (?:as|in) [0-9a-f]{7,})"
 _ALL_DONE = re.compile(r"(?i:\ball (?:\d+ |four |three |five )?(?:phases?|steps?|parts?|"
                        r"tasks?) (?:are )?(?:done|complete[d]?|shipped)\b)")
 _TOTAL = re.compile(r"\b(\d{1,6})\s+([a-z][a-z-]{2,}s)\b", re.IGNORECASE)
+# The hook's verdict on its own memory: "— SUPERSEDED by plan 018", "obsolete". Lower-case
+# "superseded plans" speaks of something else.
+_SUPERSEDED = re.compile(r"\b(?:SUPERSEDED|OBSOLETE)\b|(?i:\b(?:superseded|obsoleted) by\b)|"
+                         r"已(?:废弃|被取代|过时)")
 _NOT_TOTALS = frozenset({"second", "minute", "hour", "day", "week", "month", "year", "time",
                          "line", "byte", "char", "percent", "ms", "min", "sec", "step"})
 
@@ -125,12 +129,36 @@ def clash_finding(clash: HookClash) -> Finding:
         "date": None}, related=(clash.topic.file,))
 
 
+def superseded_by_hook(memdir: MemoryDir) -> dict[str, Finding]:
+    """Topic file → a finding, where the pointer every session reads calls it superseded."""
+    if memdir.index is None:
+        return {}
+    topics = {e.file for e in memdir.topics}
+    found: dict[str, Finding] = {}
+    for line in memdir.index.lines:
+        hook = _hook(line) if is_pointer(line) else ""
+        said = _SUPERSEDED.search(hook)
+        target = next((lk.target for lk in line.links if lk.target in topics), None)
+        if said is None or target is None or target in found:
+            continue
+        quote = re.split(r"[;()]", hook[said.start():], maxsplit=1)[0].strip(" —–-")
+        found[target] = Finding(
+            FindingCode.LOW_UTILITY,
+            f"its index line (MEMORY.md line {line.number}) says {short_quote(quote, 80)!r}: "
+            "what this memory describes has been replaced; read it before correcting it",
+            evidence={"kind": "hook-superseded", "says": short_quote(quote, 80),
+                      "line": line.number})
+    return found
+
+
 def clash_entries(memdir: MemoryDir) -> tuple[tuple[Entry, ...], dict[str, tuple[Finding, ...]]]:
-    """Each clashing pointer line as an index entry of its own, with its finding."""
+    """Each clashing pointer line as an index entry of its own, with its finding; and each
+    topic its own pointer calls superseded, with that finding."""
     if memdir.index is None:
         return (), {}
     entries: list[Entry] = []
-    found: dict[str, tuple[Finding, ...]] = {}
+    found: dict[str, tuple[Finding, ...]] = {
+        file: (finding,) for file, finding in superseded_by_hook(memdir).items()}
     taken = {e.file for e in memdir.entries}
     for clash in hook_clashes(memdir):
         entry = line_entry(memdir.index, clash.line, clash.topic.mtime)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from prune_memory.evidence.classes import drift_class
 from prune_memory.model import Action, EntryKind, Fidelity, FindingCode, MemoryClass
 from prune_memory.procedure.automation import hold
 from prune_memory.procedure.rules import RULES, Decision, Evidence
@@ -29,8 +30,10 @@ def decide(ev: Evidence, trusted: frozenset[str] = frozenset()) -> Decision:
     for rule in RULES:
         decision = rule(ev)
         if decision is not None:
-            # A fact with lines indented under it is edited by hand: never applied for you.
-            by_hand = ev.entry.kind is EntryKind.INDEX_LINE and len(ev.entry.index_lines) > 1
+            # A fact with lines indented under it is edited by hand: never applied for you;
+            # so is a correction that would leave something else wrong in the memory.
+            by_hand = (ev.entry.kind is EntryKind.INDEX_LINE and len(ev.entry.index_lines) > 1
+                       or decision.action is Action.UPDATE and _more_is_wrong(ev, decision))
             return gate(_inoculate_if_needed(ev, decision), trusted, by_hand=by_hand)
     return Decision(Action.KEEP, None, "")
 
@@ -48,6 +51,30 @@ def gate(decision: Decision, trusted: frozenset[str] = frozenset(), *,
     if held.suggested is None:
         return decision
     return replace(decision, action=held.action, suggested=held.suggested)
+
+
+# Findings that a memory's other claims may not hold: a claim that drifted with no known
+# fix, a claim another memory or the instructions deny, a copy, a memory its own index line
+# calls superseded. Idleness, unchecked claims and utility estimates cast no such doubt.
+_DRIFT = frozenset({C.PATH_DRIFT, C.COUNT_DRIFT, C.STATE_DRIFT, C.VERSION_DRIFT,
+                    C.NAME_DRIFT})
+_DOUBT = frozenset({C.CONTRADICTION, C.DUPLICATE, C.NEAR_DUPLICATE, C.CLAUDE_MD_DUPLICATE,
+                    C.EPHEMERAL, C.POISON, C.SECRET, C.DECISION_REVERSAL,
+                    C.SUPERSEDED_CANDIDATE})
+_DOUBTING_UTILITY = frozenset({"hook-superseded", "redirect-stub"})
+
+
+def _more_is_wrong(ev: Evidence, decision: Decision) -> bool:
+    """The update would fix some claims while others may not hold, so the fix is offered
+    to a person rather than applied alone (issue 24: "a memory whose other claims hold")."""
+    corrected = set((decision.evidence_class or "").split("+"))
+    for f in ev.findings:
+        if f.code in _DRIFT and not (f.proposed_text and drift_class(f) in corrected):
+            return True
+        if f.code in _DOUBT or (f.code is C.LOW_UTILITY
+                                and f.evidence.get("kind") in _DOUBTING_UTILITY):
+            return True
+    return False
 
 
 def _inoculate_if_needed(ev: Evidence, decision: Decision) -> Decision:

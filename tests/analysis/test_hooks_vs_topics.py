@@ -43,3 +43,20 @@ def test_a_hook_that_agrees_with_its_file_is_left_alone(tmp_path: Path) -> None:
     root = _memdir(tmp_path, "- [Tests](tests.md) — 275 tests, planned rewrite of the runner\n", {
         "tests.md": topic("tests", "275 tests. A rewrite of the runner is planned.\n")})
     assert hook_clashes(load_memory_dir(root)) == []
+
+
+def test_a_hook_that_calls_its_memory_superseded_is_a_finding_on_the_memory(
+        tmp_path: Path) -> None:
+    root = _memdir(tmp_path, "- [Driving](driving.md) — plan 17; arcade driving — SUPERSEDED "
+                             "by plan 18 (real physics)\n"
+                             "- [Physics](physics.md) — plan 18; how superseded plans are "
+                             "filed is in the README\n", {
+        "driving.md": topic("driving", "# Plan 17\n\nDrive the car with WSAD.\n"),
+        "physics.md": topic("physics", "# Plan 18\n\nRigid-body vehicles.\n")})
+    entries, found = clash_entries(load_memory_dir(root))
+    assert entries == ()  # the hook does not disagree with the file: it says the file is old
+    (finding,) = found["driving.md"]
+    assert finding.code is FindingCode.LOW_UTILITY
+    assert finding.evidence["kind"] == "hook-superseded"
+    assert "SUPERSEDED by plan 18" in finding.message and "MEMORY.md line 1" in finding.message
+    assert "physics.md" not in found  # "superseded" about something else is no verdict

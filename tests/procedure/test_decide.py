@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 
 import pytest
 
@@ -241,3 +242,24 @@ def test_a_to_do_is_a_plan_not_noise() -> None:
     assert outcome(todo) == (Action.KEEP, None)
     trace = ev(C.NOISE, evidence={"score": 0.9, "reasons": ["stack-trace"]})
     assert suggestion(trace)[1:] == (Action.WITHDRAW, "1-ephemeral", "noise")
+
+
+def test_a_measured_update_acts_alone_only_when_the_memory_has_nothing_else_wrong() -> None:
+    """Issue 24: a renamed path is corrected alone "in a memory whose other claims hold"; a
+    memory its own index line calls superseded, or one with a claim in doubt, waits for a
+    person, the fix kept as the suggestion."""
+    renamed = Finding(C.PATH_DRIFT, "`a.py` was renamed to `b.py`",
+                      {"current_path": "b.py", "similarity": 100}, proposed_text="see `b.py`")
+    clean = replace(ev(proposed="see `b.py`", probed=Fidelity.FAILED), findings=(renamed,))
+    assert decide(clean).action is Action.UPDATE
+    for doubt in (Finding(C.LOW_UTILITY, "its index line says SUPERSEDED",
+                          {"kind": "hook-superseded"}),
+                  Finding(C.CONTRADICTION, "another memory gives 16", {"kind": "value-conflict"})):
+        decision = decide(replace(clean, findings=(renamed, doubt)))
+        assert (decision.action, decision.suggested) == (Action.REVIEW, Action.UPDATE), doubt
+        assert decision.proposed_text == "see `b.py`"
+    # idleness, unchecked claims and a plan marked done say nothing against the other claims
+    calm = replace(clean, findings=(renamed, Finding(C.STALE, "idle 90 days", {"score": 0.5}),
+                                    Finding(C.UNVERIFIABLE, "1 claim unchecked", {}),
+                                    Finding(C.LOW_UTILITY, "marked done", {"kind": "marked-done"})))
+    assert decide(calm).action is Action.UPDATE
