@@ -32,8 +32,9 @@ def decide(ev: Evidence, trusted: frozenset[str] = frozenset()) -> Decision:
         if decision is not None:
             # A fact with lines indented under it is edited by hand: never applied for you;
             # so is a correction that would leave something else wrong in the memory.
-            by_hand = (ev.entry.kind is EntryKind.INDEX_LINE and len(ev.entry.index_lines) > 1
-                       or decision.action is Action.UPDATE and _more_is_wrong(ev, decision))
+            fact_block = ev.entry.kind is EntryKind.INDEX_LINE and len(ev.entry.index_lines) > 1
+            doubted = decision.action is Action.UPDATE and _more_is_wrong(ev, decision)
+            by_hand = fact_block or doubted
             return gate(_inoculate_if_needed(ev, decision), trusted, by_hand=by_hand)
     return Decision(Action.KEEP, None, "")
 
