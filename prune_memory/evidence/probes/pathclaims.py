@@ -34,6 +34,10 @@ class PathMention:
     # The other ways the entry writes the same path ((raw, explicit) each): one claim, but
     # a fix has to reach every one of them.
     also: tuple[tuple[str, bool], ...] = ()
+    # A bare name listed under a folder's heading: the folder (`base`) and the list line it
+    # stands on, which is all a fix may rewrite (the same name elsewhere is another file).
+    base: str = ""
+    line: str = ""
 
     @property
     def has_slash(self) -> bool:
@@ -57,9 +61,13 @@ def path_mentions(entry: Entry, root: Path | None, known: frozenset[str],
     slash-separated word without an extension is a directory worth checking.
     """
     text = entry.text
-    found: list[PathMention] = []
+    listed = list(_listed_in_folders(text, known))
+    only_listed = {m.raw for m in listed if text.count(f"`{m.raw}`") == sum(
+        1 for n in listed if n.raw == m.raw)}
+    found: list[PathMention] = list(listed)
     for content in BACKTICK.findall(text):
-        found.extend(_from_code(content, root, known))
+        if content not in only_listed:
+            found.extend(_from_code(content, root, known))
     for link in entry.links:
         if not (link.external or link.escapes or link.kind.value == "wiki"):
             found.extend(_candidate(link.target, root, known, explicit=True))
@@ -80,6 +88,37 @@ def path_mentions(entry: Entry, root: Path | None, known: frozenset[str],
             unique[mention.path] = replace(first, also=(*first.also,
                                                         (mention.raw, mention.explicit)))
     return list(unique.values())
+
+
+# "**`docs/`** (what users read)", "## src/api/": a line that names one folder, whose list
+# below gives that folder's files by bare name.
+_FOLDER_HEAD = re.compile(r"^\s*(?:#{1,6}\s+|\*\*|__)?\s*`?((?:[\w.-]+/)+)`?(?:\*\*|__)?"
+                          r"(?:\s*[(（:：—–-].*|\s*)$")
+_LIST_ITEM = re.compile(r"^(\s*)[-*+]\s+`([^`/\s]+/?)`")
+
+
+def _listed_in_folders(text: str, known: frozenset[str]) -> Iterator[PathMention]:
+    """Bare names in lists under a folder's heading (and under a listed sub-folder), each
+    as the path the list gives it, when the repo ever had a file there."""
+    folders: list[tuple[int, str]] = []  # (indent, folder) from the heading down
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        if head := _FOLDER_HEAD.match(line):
+            folders = [(-1, head.group(1).strip("/"))]
+            continue
+        item = _LIST_ITEM.match(line)
+        if item is None or not folders:
+            folders = []  # prose ends the list, and with it the folder's reach
+            continue
+        indent, name = len(item.group(1)), item.group(2)
+        while len(folders) > 1 and folders[-1][0] >= indent:
+            folders.pop()
+        base = folders[-1][1]
+        if name.endswith("/"):
+            folders.append((indent, f"{base}/{name.rstrip('/')}"))
+        elif FILE_NAME.match(name) and f"{base}/{name}" in known:
+            yield PathMention(name, f"{base}/{name}", False, True, base=base, line=line)
 
 
 def _from_code(content: str, root: Path | None, known: frozenset[str]) -> Iterator[PathMention]:

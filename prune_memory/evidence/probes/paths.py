@@ -136,6 +136,10 @@ def _drift_of(mention: PathMention, found: RenameFact | DeletionFact,
 def _fixes(mention: PathMention, new: str) -> list[Correction]:
     """One correction for each way the entry writes the path as a path: a lone word that
     shares the name (`inventory`) may mean something else, so it is left as written."""
+    if mention.line:  # a name listed under its folder: that list line, written as it was
+        rel = new[len(mention.base) + 1:] if new.startswith(mention.base + "/") else new
+        return [Correction(mention.line, mention.line.replace(f"`{mention.raw}`", f"`{rel}`", 1),
+                           bounded=False)]
     fixes: list[Correction] = []
     others = [(raw, explicit) for raw, explicit in mention.also if _shaped(raw, mention.path)]
     for raw, explicit in ((mention.raw, mention.explicit), *others):

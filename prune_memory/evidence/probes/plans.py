@@ -39,10 +39,15 @@ _COMMON = frozenset({"plan", "the", "and", "for", "with", "from", "into", "once"
                      "new", "old", "move", "update", "cleanup", "clean"})
 
 
+# A file or folder the head names (`testing-plan.md`, docs/plans/): what it lists, not what
+# the memory is.
+_NAMED_FILE = re.compile(r"`[^`]*`|\S*/\S*|\S+\.[A-Za-z][A-Za-z0-9]{0,9}\b")
+
+
 def plan_head(entry: Entry) -> str:
     """Where a memory says what it is: name, file name, description, first heading."""
-    return " ".join((entry.name, entry.file.replace("_", " ").replace("-", " "),
-                     entry.description, first_heading(entry.body)))
+    said = " ".join((entry.name, entry.description, first_heading(entry.body)))
+    return " ".join((entry.file.replace("_", " ").replace("-", " "), _NAMED_FILE.sub(" ", said)))
 
 
 def plan_word(entry: Entry) -> str | None:

@@ -170,3 +170,41 @@ def test_a_move_keeps_how_much_of_the_file_git_found_unchanged(tmp_path: Path) -
     assert drift_class(by_path["src/same.py"]) == "path-renamed"
     assert by_path["src/edited.py"].evidence["similarity"] < 90
     assert drift_class(by_path["src/edited.py"]) == "path-moved-edited"
+
+
+TREE = ("**`docs/`** (what users read)\n"
+        "- `guide.md` — the user guide\n"
+        "- `deploy.md` — how to deploy\n"
+        "- `notes/`\n"
+        "  - `week1.md` — first week\n"
+        "\n"
+        "**Why:** so nobody files a doc twice.\n"
+        "- `deploy.md` is also what ops reads\n")
+
+
+def test_file_names_listed_under_a_directory_heading_are_paths_in_it(tmp_path: Path) -> None:
+    """A memory that maps a folder writes its files bare under the folder's name: each is
+    checked where the list puts it, and a rename is corrected the way it was written."""
+    repo = GitRepo(tmp_path / "tree")
+    repo.write({"docs/guide.md": "# Guide\n" * 20, "docs/deploy.md": "# Deploy\n" * 20,
+                "docs/notes/week1.md": "# Week 1\n" * 20, "deploy.md": "# root\n"}).commit("start")
+    repo.mv("docs/deploy.md", "docs/ops/deploy.md").commit("File the ops docs")
+    repo.mv("docs/notes/week1.md", "docs/notes/2026/week1.md").commit("File the notes by year")
+    report = run(repo, entry("docs.md", TREE))
+    gone = {f.evidence["claim"]: f for f in report.findings["docs.md"]}
+    assert sorted(gone) == ["docs/deploy.md", "docs/notes/week1.md"]
+    assert gone["docs/deploy.md"].evidence["current_path"] == "docs/ops/deploy.md"
+    fixed = report.proposed_text["docs.md"]
+    assert "- `ops/deploy.md` — how to deploy" in fixed
+    assert "  - `2026/week1.md` — first week" in fixed
+    assert "- `guide.md` — the user guide" in fixed  # still where the list puts it
+    assert "- `deploy.md` is also what ops reads" in fixed  # after the tree: the root file
+
+
+def test_a_bare_name_under_a_heading_the_repo_never_had_it_in_stays_bare(
+        tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "flat")
+    repo.write({"guide.md": "# Guide\n"}).commit("start")
+    report = run(repo, entry("docs.md", "## `docs/`\n- `guide.md` — the user guide\n"))
+    assert report.findings["docs.md"] == ()
+    assert report.checked("docs.md") == "checked 1 claim: 1 confirmed"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from prune_memory.config import Config
 from prune_memory.evidence.probes.paths import PathProbe
-from prune_memory.evidence.probes.plans import PlanProbe, plan_document
+from prune_memory.evidence.probes.plans import PlanProbe, plan_document, plan_word
 from prune_memory.procedure.staleness import probe_staleness
 from tests.evidence.probes.gitbuild import NOW, GitRepo, entry, memdir
 
@@ -35,3 +35,10 @@ def test_a_moved_plan_document_is_a_stale_pointer_not_a_finished_plan(tmp_path: 
 def test_what_holds_a_plan() -> None:
     assert plan_document("docs/plans/x.md") and plan_document("ROADMAP.md")
     assert not plan_document("src/planner.py") and not plan_document("docs/setup.md")
+
+
+def test_a_file_the_head_names_does_not_make_the_memory_a_plan() -> None:
+    listed = entry("docs_layout.md", "- `guide.md`\n", description="The docs folder after "
+                   "the merge (adds `testing-plan.md` and docs/plans/)")
+    assert plan_word(listed) is None
+    assert plan_word(entry("rollout_plan.md", "- step one\n")) == "plan"
