@@ -47,6 +47,12 @@ IN_ORDER_OTHER_AT = 0.7
 # A memory that says the instructions hold it needs only this much of itself there.
 SAYS_SO_AT = 0.5
 MIN_CONTENT_WORDS = 6  # fewer words are contained in too much by chance
+# A short memory that holds a loaded instruction whole restates it: most of the section's
+# words are in the memory, and the memory is at most a few times the section (a long
+# memory holds a short section's words by chance).
+RESTATES_AT = 0.8
+RESTATED_MIN_WORDS = 5
+RESTATED_GROWTH = 4
 MAX_POSTINGS = 400  # a word in more sections than this is no lead
 # A section this many times the text's words (or this many more) is too long to cite.
 GROWTH = 6
@@ -289,6 +295,29 @@ class InstructionIndex:
         return Repeat(self.sections[n], count / len(wanted), in_order, len(wanted))
 
 
+    def restated(self, text: str) -> Repeat | None:
+        """The loaded instruction section `text` holds whole, if any (see RESTATES_AT)."""
+        wanted = frozenset(content_words(text))
+        hits: Counter[int] = Counter()
+        for word in wanted:
+            posting = self.postings.get(word, ())
+            if len(posting) <= MAX_POSTINGS:
+                hits.update(posting)
+        held = [(count / len(self.sets[n]), len(self.sets[n]), -n) for n, count in hits.items()
+                if self.sections[n].source.authoritative
+                and RESTATED_MIN_WORDS <= len(self.sets[n])
+                and len(wanted) <= RESTATED_GROWTH * len(self.sets[n])
+                and count / len(self.sets[n]) >= RESTATES_AT]
+        if not held:
+            return None
+        share, _size, minus_n = max(held)
+        n = -minus_n
+        words = self.words[n]
+        matcher = SequenceMatcher(None, words, content_words(text), autojunk=False)
+        in_order = sum(b.size for b in matcher.get_matching_blocks()) / len(words)
+        return Repeat(self.sections[n], share, in_order, len(wanted))
+
+
 def rule_part(entry: Entry) -> str:
     """What a memory tells: its description and the text before its `Why:` (the reason and
     the how-to are its own); an inline fact is all rule."""
@@ -329,6 +358,8 @@ def _repeat(entry: Entry, index: InstructionIndex) -> Finding | None:
         return _repeat_finding(whole, "all of it", says)
     if rule is not None and _repeats(rule):
         return _repeat_finding(rule, "the rule it states", says)
+    if not fact and (held := index.restated(entry.text)) is not None:
+        return _repeat_finding(held, "the instruction it restates", says)
     if says is None:
         return None
     named = [r for name in dict.fromkeys(_NAMED_FILE.findall(entry.text))
@@ -347,6 +378,7 @@ def _repeats(repeat: Repeat) -> bool:
 
 _SAYS = {"all of it": "repeats {cited} in full",
          "the rule it states": "its rule repeats {cited}",
+         "the instruction it restates": "restates {cited}, whole",
          "the rule it says is there now": "says its rule is in {file} now; {cited} holds it"}
 
 
@@ -355,8 +387,9 @@ def _repeat_finding(repeat: Repeat, part: str, says: re.Match[str] | None) -> Fi
     cited = section.cited + (f" ({section.heading})" if section.heading else "")
     loaded = "which Claude Code loads every session" if section.source.loaded else \
         "one of the project's own instruction files"
+    whose = "the instruction's" if part == "the instruction it restates" else "its"
     message = (_SAYS[part].format(cited=cited, file=section.source.label) + f", {loaded} "
-               f"({repeat.contained:.0%} of its words, {repeat.in_order:.0%} in the same "
+               f"({repeat.contained:.0%} of {whose} words, {repeat.in_order:.0%} in the same "
                "order)")
     evidence: JSON = {
         "kind": "instruction-repeat", "part": part, "claude_md": section.source.label,

@@ -84,6 +84,33 @@ def test_a_memory_that_says_it_moved_to_claude_md_needs_less_of_itself_there(
     assert repeat.evidence["part"] == "the rule it says is there now"
 
 
+def test_a_short_memory_holding_a_whole_instruction_restates_it(tmp_path: Path) -> None:
+    """The instruction in its own words, plus a detail: most of the section is in the memory,
+    which is not many times its size."""
+    body = ("Pathspec commits: always commit with explicit paths, so that parallel sessions "
+            "never sweep up each other's staged files. Type the pathspec after `--`; the "
+            "hook in the user's shell warns on a bare commit.\n")
+    found = check_instructions([entry("feedback_paths.md", body, memory_type="feedback")],
+                               InstructionIndex(read_instructions(_repo(tmp_path), tmp_path)))
+    (repeat,) = found["feedback_paths.md"]
+    assert repeat.evidence["part"] == "the instruction it restates"
+    assert repeat.evidence["claude_md_lines"] == [8, 9]
+    assert "restates CLAUDE.md:8-9 (Workflow), whole" in repeat.message
+    assert "of the instruction's words" in repeat.message
+
+
+def test_a_long_memory_holds_a_short_instruction_by_chance(tmp_path: Path) -> None:
+    body = ("Commit with explicit paths only, so parallel sessions never sweep up each "
+            "other's staged files.\n\n" + "".join(
+                f"- step {n}: the {w} service reloads its {w} cache after deploys\n"
+                for n, w in enumerate(("cart", "order", "user", "stock", "price", "mail",
+                                       "search", "image", "tax", "ship", "auth", "cron",
+                                       "queue", "report", "audit", "billing", "geo", "feed"))))
+    found = check_instructions([entry("project_ops.md", body)],
+                               InstructionIndex(read_instructions(_repo(tmp_path), tmp_path)))
+    assert "project_ops.md" not in found
+
+
 def test_different_advice_in_the_same_words_is_no_repeat(tmp_path: Path) -> None:
     body = ("Bugs the review step surfaces go into a follow-up issue; never fix them in "
             "the same session, the diff must stay small and the deploy window is short.\n")
