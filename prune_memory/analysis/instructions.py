@@ -305,7 +305,7 @@ class InstructionIndex:
                 hits.update(posting)
         held = [(count / len(self.sets[n]), len(self.sets[n]), -n) for n, count in hits.items()
                 if self.sections[n].source.authoritative
-                and RESTATED_MIN_WORDS <= len(self.sets[n])
+                and len(self.sets[n]) >= RESTATED_MIN_WORDS
                 and len(wanted) <= RESTATED_GROWTH * len(self.sets[n])
                 and count / len(self.sets[n]) >= RESTATES_AT]
         if not held:
