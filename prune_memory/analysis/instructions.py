@@ -47,7 +47,8 @@ IN_ORDER_OTHER_AT = 0.7
 # A memory that says the instructions hold it needs only this much of itself there.
 SAYS_SO_AT = 0.5
 MIN_CONTENT_WORDS = 6  # fewer words are contained in too much by chance
-# A short memory that holds a loaded instruction whole restates it: most of the section's
+# A short memory that holds an instruction Claude Code loads every session (CLAUDE.md and
+# its family; not AGENTS.md, which it does not read) whole restates it: most of the section's
 # words are in the memory, and the memory is at most a few times the section (a long
 # memory holds a short section's words by chance).
 RESTATES_AT = 0.8
@@ -304,7 +305,7 @@ class InstructionIndex:
             if len(posting) <= MAX_POSTINGS:
                 hits.update(posting)
         held = [(count / len(self.sets[n]), len(self.sets[n]), -n) for n, count in hits.items()
-                if self.sections[n].source.authoritative
+                if self.sections[n].source.loaded
                 and len(self.sets[n]) >= RESTATED_MIN_WORDS
                 and len(wanted) <= RESTATED_GROWTH * len(self.sets[n])
                 and count / len(self.sets[n]) >= RESTATES_AT]
