@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.engine.steps import journal
+from prune_memory.engine import journal
 from prune_memory.errors import RefusedError
 
 
@@ -37,8 +37,8 @@ def test_bytes_survive_packing() -> None:
 
 
 def test_a_recovered_batch_is_counted_and_only_its_odd_steps_named() -> None:
+    from prune_memory.engine.journal import StepOutcome
     from prune_memory.engine.session import recovery_notes
-    from prune_memory.engine.steps.kit import StepOutcome
 
     done = [StepOutcome("withdraw", f"f{n}.md", "done", "withdrawn") for n in range(4)]
     odd = StepOutcome("withdraw", "g.md", "rolled-back", "g.md changed")
