@@ -68,10 +68,6 @@ class InoculateStep(OneStep):
     superseded: CounterMemory
     row: tuple[str, ...]
 
-    @property
-    def subject(self) -> str:
-        return self.file
-
     def run(self, root: Path) -> StepOutcome:
         sup = self.superseded
         try:

@@ -49,18 +49,15 @@ class Step(ABC):
     finishes it after a crash: every step looks at the disk first, so it can run again)."""
 
     OP: ClassVar[str]
-
-    @property
-    @abstractmethod
-    def subject(self) -> str:
-        """What the step is about, as its outcome names it."""
+    file: str  # what the step is about, as its outcome names it
 
     @abstractmethod
     def outcomes(self, root: Path) -> list[StepOutcome]:
         """Carry out (or finish) the step: one outcome, or one per entry of a batch."""
 
     def to_json(self) -> JSON:
-        return {"op": self.OP, **_encoded(self)}
+        return {"op": self.OP, **{f.name: _encoded(getattr(self, f.name))
+                                  for f in dataclasses.fields(self)}}  # type: ignore[arg-type]
 
     @classmethod
     def from_json(cls: type[S], data: JSON) -> S:
@@ -128,7 +125,7 @@ def execute_all(root: Path, step: Step) -> list[StepOutcome]:
         outcomes = step.outcomes(root)
     except (OSError, PruneMemoryError) as err:
         said = why(err) if isinstance(err, OSError) else str(err)
-        raise StepInterrupted(f"{step.OP} of {step.subject} stopped ({said}); the step is "
+        raise StepInterrupted(f"{step.OP} of {step.file} stopped ({said}); the step is "
                               f"kept in {record} and nothing is lost — fix the cause, then "
                               "run `prune-memory recover`") from err
     finish(record)
@@ -149,9 +146,6 @@ PASSING = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errn
 
 def _encoded(value: object) -> typing.Any:
     """A record's value as JSON: nested records by their own `to_json`, tuples as lists."""
-    if isinstance(value, Step):
-        return {f.name: _encoded(getattr(value, f.name))
-                for f in dataclasses.fields(value)}  # type: ignore[arg-type]
     to_json: Callable[[], JSON] | None = getattr(value, "to_json", None)
     if to_json is not None:
         return to_json()

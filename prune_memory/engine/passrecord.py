@@ -4,7 +4,14 @@ At the end of a pass the directory is compared with the pass's snapshot manifest
 file whose bytes differ, that the pass created, or that it removed is recorded with the
 hash it was left with. `undo` returns exactly those files to the snapshot's bytes — and
 only while each still holds what the pass left, so nothing written since is lost.
-"""
+
+A pass is open from its snapshot until its record is written: `begin` leaves
+`<stamp>.open.json` beside the records before the first write, and `settle` (run by
+`recover` and `restore --pass`) turns a marker a dead process left into the record it
+would have written, so a pass that never got to the end can still be undone whole. A
+record read back is checked field by field (`checked`): every name inside the memory
+directory, the stamp a plain name, the manifest one the tool wrote, every hash a sha256
+digest; anything else is refused (`confine.NotOursError`) before a byte moves."""
 
 from __future__ import annotations
 
@@ -15,11 +22,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from prune_memory.engine import vault
 from prune_memory.errors import RefusedError
-from prune_memory.model import LOG_FILE
+from prune_memory.model import JSON, LOG_FILE
 from prune_memory.procedure.snapshot import trusted_snapshot
 from prune_memory.secrets.mask import mask_text
 from prune_memory.state import dir_key, state_subdir
@@ -53,7 +59,7 @@ class PassRecord:
     undone: str | None = None
     command: str = ""
 
-    def to_json(self, root: Path) -> dict[str, Any]:
+    def to_json(self, root: Path) -> JSON:
         """The record as stored: a path whose name holds a secret is written the way the
         snapshot stores it (a digest), its real name kept in the private vault."""
         names: dict[str, str] = {}

@@ -1,12 +1,15 @@
-"""`plan --diff`: what applying the plan's proposals would write, as unified diffs.
+"""What a set of changes would write, byte for byte, worked out without writing anything:
+the diff the review shows for each proposal and `plan --diff` shows for a whole plan.
 
-Like `ruff --diff`: updates show the file's new text (description, `modified:` and
-`[corrected …]` marks included), each withdrawal is a `#` line naming the file and its
-tombstone, links unlinked in kept memories and MEMORY.md show every line that changes,
-the index repairs included. Nothing is written; secrets are masked in every line shown.
-`held_diff` shows the same for the suggestions the automation gate held back for review.
-It is `change_preview` over the plan's proposals, the same preview the review shows.
-"""
+The directory as the changes would leave it is drafted in memory the way the apply step
+goes — plain withdrawals of topic files first as one batch, then facts in MEMORY.md, then
+the rest in order, then the index repairs — with the engine's own edits (`body_written`,
+`rewritten`, `remove_entry`, the link index, `repaired`), so register ids, `[corrected …]`
+marks, `modified:` stamps and unlinked `[[links]]` read as they will be written. From the
+draft come the unified diff of every file, the files touched, and how MEMORY.md grows
+against its load cap. Like `ruff --diff`, `plan_diff` shows updates as the file's new
+text, each withdrawal as a `#` line naming the file and its tombstone; `held_diff` shows
+the same for suggestions the automation gate held back. Secrets are masked in every line."""
 
 from __future__ import annotations
 

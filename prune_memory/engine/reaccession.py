@@ -163,10 +163,6 @@ class ReaccessionStep(OneStep):
     section: str
     message: str = ""
 
-    @property
-    def subject(self) -> str:
-        return self.file
-
     def run(self, root: Path) -> StepOutcome:
         try:
             ensure_file(root / self.file, unpack(self.data))

@@ -82,10 +82,6 @@ class ReplaceStep(OneStep):
     after_sha256: str
     row: tuple[str, ...]
 
-    @property
-    def subject(self) -> str:
-        return self.file
-
     def run(self, root: Path) -> StepOutcome:
         data = unpack(self.data)
         # Not the bytes the step expects: keep them (a late write is even put back).

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from prune_memory.engine import vault
 from prune_memory.engine.entries import is_index_line
@@ -78,7 +78,7 @@ class Original:
     finding: Finding | None = None
     ref: Source | None = None  # where the step reads the bytes again (not the bytes)
     superseded_sha256: str | None = None  # what the withdrawal wrote there, when recorded
-    link_edits: tuple[dict[str, Any], ...] = ()
+    link_edits: tuple[LinkEdit, ...] = ()
 
 
 def restore(root: Path, register_id: str, *, now: datetime, reason: str = "") -> ApplyResult:
@@ -136,7 +136,6 @@ def _step(root: Path, source: Original, row: RegisterRow, log: PruningLog,
     just its line."""
     hints = tuple(index_records(root, skip=row.tombstone))
     sup = _superseded(root, source)
-    edits = tuple(LinkEdit.from_json(edit) for edit in source.link_edits)
     if is_index_line(source.file):
         record = restored_record(source.file, source.data, source.records)
         index = read_or_none(root / INDEX_FILE) or b""
@@ -146,7 +145,7 @@ def _step(root: Path, source: Original, row: RegisterRow, log: PruningLog,
             hints=hints, restored=tuple(sorted({h.seq for h in hints
                                                 if log.restoration(h.seq) is not None})),
             register_id=row.register_id, row=cells, message=_message(source, sup),
-            superseded=sup, link_edits=edits)
+            superseded=sup, link_edits=source.link_edits)
     current = sha_or_none(root / source.file)
     if current is not None and current != sha256(source.data):
         raise RefusedError(f"{source.file} exists again with other content; move it away "
@@ -154,7 +153,7 @@ def _step(root: Path, source: Original, row: RegisterRow, log: PruningLog,
     return RestoreStep(file=source.file, original_sha256=sha256(source.data),
                        source=source.ref or Source(), index_lines=source.records, hints=hints,
                        register_id=row.register_id, row=cells, message=_message(source, sup),
-                       superseded=sup, link_edits=edits)
+                       superseded=sup, link_edits=source.link_edits)
 
 
 def _superseded(root: Path, source: Original) -> CounterMemory | None:
@@ -177,7 +176,7 @@ def _message(source: Original, sup: CounterMemory | None) -> str:
                  "or written by an older version) and still blocks re-derivation — withdraw "
                  "it separately if it no longer applies")
     if source.link_edits:
-        files = ", ".join(str(e["file"]) for e in source.link_edits)
+        files = ", ".join(e.file for e in source.link_edits)
         text += f"; put back the links to it in {files}"
     return text
 
@@ -199,7 +198,7 @@ def _from_tombstone(root: Path, row: RegisterRow) -> Original | None:
                     superseded=head.superseded_by, where=row.tombstone,
                     ref=Source(tombstone=row.tombstone),
                     superseded_sha256=head.extra("superseded_sha256"),
-                    link_edits=tuple(e for e in edits if isinstance(e, dict)))
+                    link_edits=tuple(LinkEdit.from_json(e) for e in edits if isinstance(e, dict)))
 
 
 def restore_target(file: str, named_by: str) -> str:
@@ -287,10 +286,6 @@ class _Restore(OneStep):
     message: str = ""
     superseded: CounterMemory | None = None
     link_edits: tuple[LinkEdit, ...] = ()
-
-    @property
-    def subject(self) -> str:
-        return self.file
 
     def _drop_superseded(self, root: Path) -> None:
         """The counter-memory the withdrawal wrote, and its index line, go with the restore
@@ -414,10 +409,6 @@ class _Revert(OneStep):
     row: tuple[str, ...]
     source: Source = Source()
     message: str = ""
-
-    @property
-    def subject(self) -> str:
-        return self.file
 
     def _done(self, root: Path) -> StepOutcome:
         log_once(root, self.row)

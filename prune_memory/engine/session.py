@@ -1,4 +1,12 @@
-"""The write session every engine operation runs in: the lock, then recovery of old steps."""
+"""The write session every engine operation runs in: one writer per memory directory (the
+lock), then recovery of any step a crash left.
+
+The lock is a pid file under the state directory, held with flock, and a flock on the
+memory directory itself. The kernel drops a flock when its holder dies, so a lock left by
+a killed process is recognised as stale even if its pid has been reused; the pid in the
+file is for messages. The pid file's place depends on `XDG_STATE_HOME`; the flock on the
+directory is what two processes with different state homes both see (and it puts no file
+in the directory for a snapshot or a scan to trip over)."""
 
 from __future__ import annotations
 

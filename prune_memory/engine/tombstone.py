@@ -11,6 +11,8 @@ them back), and for the earlier version an update replaced, `change: update` wit
 `updated_sha256` and `index_change`; `index_lines_vault` when an index line or a neighbour
 held a secret (the header keeps them masked; the exact records are in the private vault),
 and `original_file_vault` when the file's own name holds one (the same, for the name).
+The records of every tombstone (restored ones too) are restore's placement hints
+(`index_records`): they tell it which lines sat next to which.
 """
 
 from __future__ import annotations

@@ -226,10 +226,6 @@ class UndoPassStep(OneStep):
     files: tuple[tuple[str, str | None, str | None], ...]  # (path, after the pass, before)
     dirs: tuple[str, ...] = ()
 
-    @property
-    def subject(self) -> str:
-        return self.file
-
     def run(self, root: Path) -> StepOutcome:
         """Put every recorded file back as the snapshot holds it (or remove it)."""
         return _run_undo(root, self)

@@ -1,13 +1,19 @@
 """Update: a real, reversible change of an entry — a topic file's body, description and
 index line rewritten together, or a fact's one line of MEMORY.md swapped — behind
 `update_entry`. The earlier version is kept as a tombstone with its own register id and
-row, and `restore <id>` takes the update back (`RevertUpdateStep`, `RevertUpdateLineStep`).
+row, and `restore <id>` takes the update back (restore.py: `RevertUpdateStep`).
 
 The steps: tombstone of the earlier version, verified → register row (the commit point) →
 the new bytes (or line) → the index line(s) rewritten. Before the commit point a file
 someone else changed rolls the step back; after it, the newer text wins and the change is
 logged. A revert puts the earlier bytes back while the file still holds what the update
 wrote, then the index lines, then a `restored` row. Each step is idempotent.
+
+What an update writes into a topic file is worked out here too: the body replaced and
+`modified:` stamped (the rest of the frontmatter kept, line endings too); a drift
+correction marks each paragraph, item or row it changed `[corrected <date>]`; and the
+body's own corrections (a word-level diff of old against new) are carried over to the
+`description` and the index line, where Claude reads first.
 """
 
 from __future__ import annotations
@@ -230,10 +236,6 @@ class _Registered(OneStep):
     row: tuple[str, ...]
     manifest: str
     date: str
-
-    @property
-    def subject(self) -> str:
-        return self.file
 
     def _register(self, root: Path) -> None:
         write_log_text(root, add_register_row(read_log_text(root), RegisterRow(*self.row),

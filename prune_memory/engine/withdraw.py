@@ -306,10 +306,6 @@ class Withdrawn(OneStep):
     link_edits: tuple[LinkEdit, ...] = ()
     vault: str | None = None
 
-    @property
-    def subject(self) -> str:
-        return self.file
-
     def _register(self, root: Path) -> None:
         text = add_register_row(read_log_text(root), RegisterRow(*self.row),
                                 manifest=self.manifest, date=self.date)
@@ -426,10 +422,6 @@ class WithdrawBatch(Step):
     OP: ClassVar[str] = "withdraw-batch"
     file: str  # "<n> entries"
     entries: tuple[WithdrawStep, ...]
-
-    @property
-    def subject(self) -> str:
-        return self.file
 
     def outcomes(self, root: Path) -> list[StepOutcome]:
         for entry in self.entries:

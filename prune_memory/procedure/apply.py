@@ -94,7 +94,7 @@ _KINDS = {Choice.WITHDRAW: WITHDRAW, Choice.WITHDRAW_INOCULATE: WITHDRAW_INOCULA
 
 
 def as_changes(plan: Plan, verdicts: Sequence[Verdict]) -> list[Change]:
-    """The verdicts as the engine previews them (`change_preview`), each with what
+    """The verdicts as the engine previews them (`preview`), each with what
     `apply_verdicts` would pass the engine for it."""
     changes: list[Change] = []
     for verdict in verdicts:

@@ -1,4 +1,14 @@
-"""Parse MEMORY.md into lines, sections and links, and mark which lines Claude Code loads."""
+"""The index, MEMORY.md, read: its lines, sections and links, which lines Claude Code
+loads, which lines point at which topic file, and the facts written straight into it.
+
+`parse_index` (markdown-it) is the reference reading. An index made only of `## Section`
+headings over one-line items (`- [Title](file.md) — hook`) is read line by line without a
+markdown parser (`plain_structure`), and `linking_lines` finds the lines that link a file
+one line at a time, fast enough to run before every step of a batch; property tests hold
+both to the reference. A line that opens with a link to a memory is a pointer; any other
+list item, paragraph line or table row states something itself and is an inline fact,
+named `MEMORY.md#L<n>`. Lines indented under an item belong to that item. Its edits live
+in `index_edit.py`."""
 
 from __future__ import annotations
 

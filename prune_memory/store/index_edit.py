@@ -1,8 +1,12 @@
-"""Edit MEMORY.md one line at a time: every byte of the lines not edited stays as it was.
+"""The index, MEMORY.md, edited one line at a time: every byte of the lines not edited
+stays as it was.
 
 Line endings (LF, CRLF or a lone CR, per line), a missing final newline and a UTF-8 BOM all
-survive an edit, and removing lines then putting them back gives the original bytes.
-"""
+survive an edit, and removing lines then putting them back gives the original bytes
+(placed by `index_placement.py`). Here: an entry's lines out and back, a fact's one line
+by text and place (an identical line may sit elsewhere), many entries out in one reading
+(`remove_entries`: the one-by-one result in time that grows with the index, not with the
+index times the batch), and step 9's repairs (drop a line, fix a link, add a line)."""
 
 from __future__ import annotations
 
@@ -335,7 +339,7 @@ class _Lines(Sequence[str]):
 
 def _targets(lines: _Lines) -> dict[str, list[int]]:
     """Every memory file a line links, to the ids of the lines linking it, in order; a line
-    that also links another memory is left out (`index_links.links_others`)."""
+    that also links another memory is left out (`links_others`)."""
     now = lines.current()
     visible = visible_lines(now)
     refs = definitions(now, visible)
@@ -352,7 +356,7 @@ def _targets(lines: _Lines) -> dict[str, list[int]]:
 def remove_entries(raw: bytes, files: Sequence[str]) -> tuple[bytes, list[tuple[
         IndexLineRecord, ...]]]:
     """`raw` without the lines linking each of `files` (taken out in that order), and the
-    records of each file's lines as `indexedit.remove_entry` would have made them."""
+    records of each file's lines as `remove_entry` would have made them."""
     index = IndexText.parse(raw)
     lines = _Lines(index)
     counts = Counter(index.lines)

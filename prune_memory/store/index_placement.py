@@ -1,11 +1,11 @@
-"""Where a removed index line goes back: reconstructing its place from what tombstones saw.
+"""Where a removed index line goes back: the record a tombstone keeps of each line it
+removed (`IndexLineRecord`), and its place reconstructed from what tombstones saw.
 
 Each tombstone remembers the lines around each line it removed. Those are facts about
 the index's order ("X came before Y") that stay true while other lines come and go, so a
 restore picks the place that contradicts the fewest facts — following chains through
 lines that are themselves still withdrawn — then the place whose neighbours match best,
-then the one nearest the old line number.
-"""
+then the one nearest the old line number."""
 
 from __future__ import annotations
 
