@@ -248,7 +248,8 @@ def test_a_batch_left_alone_finishes(tmp_path: Path) -> None:
     shutil.rmtree(root)
 
 
-@pytest.mark.parametrize("op", ["withdraw", "withdraw+inoculate", "restore", "update"])
+@pytest.mark.parametrize("op", ["withdraw", "withdraw+inoculate", "restore", "update",
+                                "inoculate", "revert"])
 def test_every_crash_point_of_a_step_recovers(tmp_path: Path, op: str,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     from datetime import UTC, datetime
@@ -264,11 +265,16 @@ def test_every_crash_point_of_a_step_recovers(tmp_path: Path, op: str,
         snap = take_snapshot(root, now)
         if op == "restore":
             withdraw(root, WithdrawRequest("b.md", "x"), snapshot=snap, now=now)
+        if op == "revert":
+            update_entry(root, "b.md", "new body", reason="x", snapshot=snap, now=now)
         with monkeypatch.context() as patch:
             die_after(patch, budget)
             try:
-                if op == "restore":
+                if op in ("restore", "revert"):
                     restore(root, "2026-11-29-01", now=now)
+                elif op == "inoculate":
+                    inoculate(root, "b.md", Inoculation("p", "e", "r", "d"), snapshot=snap,
+                              now=now)
                 elif op == "update":
                     update_entry(root, "b.md", "new body", reason="x", snapshot=snap,
                                        now=now)
@@ -306,7 +312,14 @@ def _assert_small_whole(root: Path, originals: dict[str, bytes], op: str) -> Non
     restored = {c.register_id for c in read_log(root).changes if c.change == "restored"}
     here = (root / "b.md").read_bytes() if (root / "b.md").exists() else None
     live_stones = [s for rid, s in stones.items() if rid not in restored]
-    if op == "update":  # not done and no row, or done with the earlier version kept
+    if op == "revert":  # the updated text, or (restored) the original: never anything else
+        back = any(c.change == "restored" for c in read_log(root).changes)
+        assert here == originals["b.md"] if back else here is not None and b"new body" in here
+    elif op == "inoculate":  # the entry stays; its counter-memory is indexed or not there
+        assert here == originals["b.md"]
+        for counter in root.glob("superseded_*.md"):
+            assert f"({counter.name})".encode() in (root / INDEX_FILE).read_bytes()
+    elif op == "update":  # not done and no row, or done with the earlier version kept
         assert here is not None and len(rows) <= 1
         assert here == originals["b.md"] if not rows else \
             stones[rows[0].register_id].original == originals["b.md"]
