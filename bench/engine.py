@@ -19,8 +19,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from prune_memory.engine import apply  # noqa: E402
-from prune_memory.engine.apply import WithdrawRequest  # noqa: E402
+from prune_memory.engine.restore import restore  # noqa: E402
+from prune_memory.engine.results import WithdrawRequest  # noqa: E402
+from prune_memory.engine.withdraw import withdraw_many  # noqa: E402
 from prune_memory.procedure.snapshot import take_snapshot  # noqa: E402
 from tests.engine.test_crash import build_memory  # noqa: E402
 
@@ -42,12 +43,12 @@ def main(entries: int) -> dict[str, object]:
         originals = build_memory(root)
         names = sorted(originals)[:entries]
         snap = timed("snapshot_s", figures, lambda: take_snapshot(root, NOW))
-        result = timed("withdraw_s", figures, lambda: apply.withdraw_many(
+        result = timed("withdraw_s", figures, lambda: withdraw_many(
             root, [WithdrawRequest(n, "bench") for n in names], snapshot=snap, now=NOW))
         ids = list(result.register_ids)  # type: ignore[attr-defined]
         sample = ids[:: max(1, len(ids) // 50)]
         timed("restore_s", figures,
-              lambda: [apply.restore(root, rid, now=NOW) for rid in sample])
+              lambda: [restore(root, rid, now=NOW) for rid in sample])
     return {
         "entries": len(names), "restored": len(sample), **figures,
         "withdrawals_per_s": round(len(names) / figures["withdraw_s"], 1),

@@ -29,9 +29,10 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
-from prune_memory.engine import apply
-from prune_memory.engine.apply import WithdrawRequest
+from prune_memory.engine.restore import restore
+from prune_memory.engine.results import WithdrawRequest
 from prune_memory.engine.undo import undo_passes
+from prune_memory.engine.withdraw import withdraw, withdraw_many
 from prune_memory.procedure.finish import record_pass
 from prune_memory.procedure.snapshot import take_snapshot
 from prune_memory.store.loader import load_memory_dir
@@ -75,11 +76,11 @@ def withdraw_all_and_undo(folder: Path, copy: Path, snaps: Path) -> tuple[bool, 
     topics = [e.file for e in load_memory_dir(copy).topics]
     snapshot = take_snapshot(copy, NOW, snaps)
     half = len(topics) // 2
-    done = list(apply.withdraw_many(copy, [WithdrawRequest(f, "round trip")
+    done = list(withdraw_many(copy, [WithdrawRequest(f, "round trip")
                                            for f in topics[:half]],
                                     snapshot=snapshot, now=NOW).applied)
     for file in topics[half:]:
-        done += apply.withdraw(copy, WithdrawRequest(file, "round trip"),
+        done += withdraw(copy, WithdrawRequest(file, "round trip"),
                                snapshot=snapshot, now=NOW).applied
     record_pass(copy, snapshot, NOW, done)
     if any(p.suffix == ".md" and p.name in topics for p in copy.iterdir()):
@@ -90,12 +91,12 @@ def withdraw_all_and_undo(folder: Path, copy: Path, snaps: Path) -> tuple[bool, 
 
 def withdraw_all_restore_each(folder: Path, copy: Path, snaps: Path) -> bool:
     topics = [e.file for e in load_memory_dir(copy).topics]
-    apply.withdraw_many(copy, [WithdrawRequest(f, "round trip") for f in topics],
+    withdraw_many(copy, [WithdrawRequest(f, "round trip") for f in topics],
                         snapshot=take_snapshot(copy, NOW, snaps), now=NOW)
     ids = [row.register_id for row in read_log(copy).rows]
     random.Random(len(ids)).shuffle(ids)
     for register_id in ids:
-        apply.restore(copy, register_id, now=NOW, reason="round trip")
+        restore(copy, register_id, now=NOW, reason="round trip")
     return same_tree(folder / "memory", copy, ignore=HISTORY)
 
 

@@ -97,10 +97,10 @@ def test_the_circle_finder_finds_a_circle() -> None:
 # modules named here keep the tool's own files elsewhere, each for the reason given.
 NO_FILE_ACCESS = ("engine", "procedure", "analysis", "lint", "evidence/classes.py")
 ELSEWHERE = {
-    "engine/lock.py": "lock files under the state directory; a flock on the folder itself",
-    "engine/steps/journal.py": "journal records under the state directory",
-    "engine/passrecord.py": "pass records and undo archives under the state directory",
-    "engine/openpass.py": "open-pass markers beside the pass records, under the state directory",
+    "engine/session.py": "lock files under the state directory; a flock on the folder itself",
+    "engine/journal.py": "journal records under the state directory",
+    "engine/passrecord.py": "pass records, undo archives and open-pass markers beside them, "
+                            "under the state directory",
     "engine/undo.py": "a snapshot's manifest, under the state directory",
     "engine/vault.py": "the private vault of withdrawn secrets, under the state directory",
     "procedure/review_state.py": "a saved review under the state directory",

@@ -16,7 +16,7 @@ from prune_memory.analysis.statements import stem
 from prune_memory.analysis.text import first_heading, short_quote
 from prune_memory.analysis.utility import marked_done
 from prune_memory.model import Entry, Finding, FindingCode, IndexLine, MemoryDir
-from prune_memory.store.index_facts import fact_text, is_pointer, line_entry
+from prune_memory.store.index import fact_text, is_pointer, line_entry
 
 # After the link: "— hook", ": hook", "- hook".
 _HOOK = re.compile(r"\]\([^)]*\)\**\s*(?:[—–:-]+\s*)?(.*)$")

@@ -29,7 +29,8 @@ from prune_memory.cli.targets import require_memory_dir, resolve_memory_dir
 from prune_memory.errors import BadInputError, RefusedError
 
 if TYPE_CHECKING:
-    from prune_memory.engine.apply import ApplyResult, Inoculation
+    from prune_memory.engine.results import ApplyResult
+    from prune_memory.plan import Inoculation
     from prune_memory.procedure.snapshot import Snapshot
 
 FileArg = Annotated[str, typer.Argument(help="The memory file (a path, or a name inside "
@@ -77,15 +78,15 @@ def withdraw(file: FileArg, *, reason: ReasonOpt, rule: RuleOpt = "manual",
 
     Example: prune-memory withdraw project_old_ci.md --memory-dir ./memory --reason "CI moved"
     """
-    from prune_memory.engine import apply
-    from prune_memory.engine.apply import WithdrawRequest
+    from prune_memory.engine import withdraw
+    from prune_memory.engine.results import WithdrawRequest
 
     root, name = _locate(file, memory_dir, project)
     when = parse_now(now)
     command = f"withdraw {name}"
     snap = _fresh_snapshot(root, when, snapshot_dir, opens_pass=command)
     request = WithdrawRequest(name, reason, rule, expected_sha256=expect_sha256)
-    result = apply.withdraw(root, request, snapshot=snap, now=when)
+    result = withdraw.withdraw(root, request, snapshot=snap, now=when)
     pass_id = _log_single_step(root, snap, result, now=now, command=command)
     render_result(result, json)
     _undo_hint(root, pass_id, json)
@@ -114,8 +115,9 @@ def inoculate(file: FileArg, *,
     "3 outages" --reason "hid real failures" --do-not-rederive "timeouts in CI" --withdraw
     """
     from prune_memory.claude.locate import git_root
-    from prune_memory.engine import apply
-    from prune_memory.engine.apply import Inoculation, WithdrawRequest
+    from prune_memory.engine import inoculate
+    from prune_memory.engine.results import WithdrawRequest
+    from prune_memory.plan import Inoculation
 
     root, name = _locate(file, memory_dir, project)
     when = parse_now(now)
@@ -126,7 +128,7 @@ def inoculate(file: FileArg, *,
     _check_note(ino, repo or git_root(project or Path.cwd()))
     request = WithdrawRequest(name, reason, rule, expected_sha256=expect_sha256) \
         if withdraw else None
-    result = apply.inoculate(root, name, ino, snapshot=snap, now=when, withdraw=request,
+    result = inoculate.inoculate(root, name, ino, snapshot=snap, now=when, withdraw=request,
                              expected_sha256=expect_sha256)
     pass_id = _log_single_step(root, snap, result, now=now, command=command) \
         if withdraw else ""
@@ -141,10 +143,10 @@ def protect(file: FileArg, *, reason: ReasonOpt, memory_dir: MemoryDirOpt = None
 
     Example: prune-memory protect decision_flat_layout.md --reason "rationale is not in git"
     """
-    from prune_memory.engine import apply
+    from prune_memory.engine import protect
 
     root, name = _locate(file, memory_dir, project)
-    render_result(apply.protect(root, name, reason, now=parse_now(now)), json)
+    render_result(protect.protect(root, name, reason, now=parse_now(now)), json)
 
 
 @app.command()
@@ -154,10 +156,10 @@ def unprotect(file: FileArg, *, reason: ReasonOpt, memory_dir: MemoryDirOpt = No
 
     Example: prune-memory unprotect decision_flat_layout.md --reason "layout was replaced"
     """
-    from prune_memory.engine import apply
+    from prune_memory.engine import protect
 
     root, name = _locate(file, memory_dir, project)
-    render_result(apply.unprotect(root, name, reason, now=parse_now(now)), json)
+    render_result(protect.unprotect(root, name, reason, now=parse_now(now)), json)
 
 
 @app.command()
@@ -168,10 +170,10 @@ def recover(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
 
     Example: prune-memory recover ~/.claude/projects/-home-me-app/memory
     """
-    from prune_memory.engine import apply
+    from prune_memory.engine import session
 
     root = resolve_memory_dir(memory_dir, project, dir_opt)
-    done, notes = apply.recover(root)
+    done, notes = session.recover(root)
     if json:
         emit_json({"steps": [vars(s) for s in done.steps],
                    "temps_removed": list(done.temps_removed), "notes": notes}, "recover")
@@ -213,11 +215,11 @@ def _fresh_snapshot(root: Path, when: datetime, snapshot_dir: str | None, *,
                     opens_pass: str | None = None) -> Snapshot:
     """Settle any interrupted step first, so the snapshot never shows a half-done one;
     `opens_pass`, the pass's command, when a pass record follows (`_log_single_step`)."""
-    from prune_memory.engine import apply
+    from prune_memory.engine import session
     from prune_memory.procedure.finish import begin_pass
     from prune_memory.procedure.snapshot import take_snapshot
 
-    _, notes = apply.recover(root)
+    _, notes = session.recover(root)
     for note in notes:
         warn(note)
     snap = take_snapshot(root, when, snapshot_dir_path(snapshot_dir))

@@ -14,7 +14,7 @@ def flag(file: FileArg, *, reason: ReasonOpt, memory_dir: MemoryDirOpt = None,
 
     Example: prune-memory flag project_vendor_contacts.md --reason "holds phone numbers"
     """
-    from prune_memory.engine.flags import flag as flag_entry
+    from prune_memory.engine.flag import flag as flag_entry
 
     root, name = locate_entry(file, memory_dir, project)
     render_result(flag_entry(root, name, reason, now=parse_now(now)), json)
@@ -27,7 +27,7 @@ def unflag(file: FileArg, *, reason: ReasonOpt, memory_dir: MemoryDirOpt = None,
 
     Example: prune-memory unflag project_deploy.md --reason "token rotated and removed"
     """
-    from prune_memory.engine.flags import unflag as unflag_entry
+    from prune_memory.engine.flag import unflag as unflag_entry
 
     root, name = locate_entry(file, memory_dir, project)
     render_result(unflag_entry(root, name, reason, now=parse_now(now)), json)

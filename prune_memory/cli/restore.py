@@ -58,7 +58,7 @@ def restore(register_id: RegisterIdArg = None, directory: DirArg = None, *,
 
     Example: prune-memory restore --pass last ~/.claude/projects/-home-me-app/memory
     """
-    from prune_memory.engine import apply
+    from prune_memory.engine import restore
     from prune_memory.engine.undo import restorable, undo_passes
 
     first = register_id
@@ -76,7 +76,7 @@ def restore(register_id: RegisterIdArg = None, directory: DirArg = None, *,
     elif pass_ is not None:
         _undone(root, undo_passes(root, pass_, now=parse_now(now)), json)
     else:
-        render_result(apply.restore(root, str(register_id), now=parse_now(now),
+        render_result(restore.restore(root, str(register_id), now=parse_now(now),
                                     reason=reason), json)
 
 

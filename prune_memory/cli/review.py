@@ -12,7 +12,7 @@ from rich.console import Console
 
 from prune_memory.cli.common import ask
 from prune_memory.cli.external import page
-from prune_memory.engine.change_preview import Preview, preview
+from prune_memory.engine.preview import Preview, preview
 from prune_memory.plan import Inoculation, Plan
 from prune_memory.procedure.apply import as_changes
 from prune_memory.procedure.review import Proposal, ReviewSession, Verdict

@@ -7,8 +7,8 @@ from prune_memory.cli import review_screen as screen
 from prune_memory.cli.external import EditorFailed, edit_text
 from prune_memory.cli.review import Review
 from prune_memory.cli.review_proposed import default_verdicts, withdraw_verdicts
-from prune_memory.engine.build_line import is_index_line
-from prune_memory.engine.change_preview import unified
+from prune_memory.engine.entries import is_index_line
+from prune_memory.engine.preview import unified
 from prune_memory.model import Action
 from prune_memory.plan import Inoculation, PlanEntry
 from prune_memory.procedure.review import Choice, Proposal, Verdict, offered

@@ -16,7 +16,7 @@ from prune_memory.analysis.inoculation_check import inoculation_problem
 from prune_memory.cli import review_screen as screen
 from prune_memory.cli.common import ask, console
 from prune_memory.cli.review_ui import Review, run_review
-from prune_memory.engine.change_preview import Preview, preview
+from prune_memory.engine.preview import Preview, preview
 from prune_memory.engine.results import Skipped
 from prune_memory.errors import ExitCode
 from prune_memory.model import INDEX_FILE, JSON, TOMBSTONE_DIR, EntryKind, MemoryDir

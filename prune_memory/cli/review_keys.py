@@ -19,7 +19,7 @@ from prune_memory.cli.review_proposed import (
     secret_in,
     withdraw_verdicts,
 )
-from prune_memory.engine.build_line import is_index_line
+from prune_memory.engine.entries import is_index_line
 from prune_memory.model import Action
 from prune_memory.plan import PlanEntry
 from prune_memory.procedure.review import Choice, Proposal, Verdict, offered

@@ -8,7 +8,7 @@ vault); a topic file that holds one is withdrawn (its original goes to the vault
 from __future__ import annotations
 
 from prune_memory.cli.review import Review
-from prune_memory.engine.build_line import is_index_line
+from prune_memory.engine.entries import is_index_line
 from prune_memory.model import Action, FindingCode
 from prune_memory.plan import PlanEntry
 from prune_memory.procedure.review import Choice, Proposal, Verdict, offered

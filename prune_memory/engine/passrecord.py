@@ -4,22 +4,42 @@ At the end of a pass the directory is compared with the pass's snapshot manifest
 file whose bytes differ, that the pass created, or that it removed is recorded with the
 hash it was left with. `undo` returns exactly those files to the snapshot's bytes — and
 only while each still holds what the pass left, so nothing written since is lost.
-"""
+
+A pass is open from its snapshot until its record is written: `begin` leaves
+`<stamp>.open.json` beside the records before the first write, and `settle` (run by
+`recover` and `restore --pass`) turns a marker a dead process left into the record it
+would have written, so a pass that never got to the end can still be undone whole. A
+record read back is checked field by field (`checked`): every name inside the memory
+directory, the stamp a plain name, the manifest one the tool wrote, every hash a sha256
+digest; anything else is refused (`confine.NotOursError`) before a byte moves."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from prune_memory.engine import passcheck, vault
+from prune_memory.engine import vault
+from prune_memory.errors import RefusedError
+from prune_memory.model import JSON, LOG_FILE
+from prune_memory.procedure.snapshot import trusted_snapshot
 from prune_memory.secrets.mask import mask_text
 from prune_memory.state import dir_key, state_subdir
 from prune_memory.store import atomic, confine
+from prune_memory.store.pruninglog import parse_log, read_log
 from prune_memory.store.safe_read import read_regular
-from prune_memory.store.snapshot import masked_in_snapshot, read_manifest, stored_path, tree_state
+from prune_memory.store.snapshot import (
+    MANIFEST,
+    masked_in_snapshot,
+    read_manifest,
+    read_snapshot_file,
+    stored_path,
+    tree_state,
+)
 
 RECORD_SUFFIX = ".pass.json"
 
@@ -39,7 +59,7 @@ class PassRecord:
     undone: str | None = None
     command: str = ""
 
-    def to_json(self, root: Path) -> dict[str, Any]:
+    def to_json(self, root: Path) -> JSON:
         """The record as stored: a path whose name holds a secret is written the way the
         snapshot stores it (a digest), its real name kept in the private vault."""
         names: dict[str, str] = {}
@@ -121,11 +141,11 @@ def records(root: Path) -> list[PassRecord]:
         except (OSError, ValueError, RecursionError) as err:
             raise confine.NotOursError(f"pass record {path}", "it does not read as "
                                        "JSON") from err
-        fields = passcheck.checked(root, path, data)
+        fields = checked(root, path, data)
         after = _real_names(root, fields.after, fields.names)
         found.append(PassRecord(
             path=path, manifest=fields.manifest, date=fields.date, stamp=fields.stamp,
-            after={passcheck.member(root, path, rel): d for rel, d in after.items()},
+            after={member(root, path, rel): d for rel, d in after.items()},
             register_ids=fields.register_ids, undone=fields.undone,
             command=fields.command))
     return sorted(found, key=lambda r: (r.stamp, r.path.name))
@@ -144,3 +164,145 @@ def archive(root: Path, record: PassRecord, now_stamp: str) -> Path:
             (target / parent).mkdir(mode=0o700, exist_ok=True)
         atomic.atomic_write(dest, data)
     return target
+
+
+_STAMP = re.compile(r"\d{8}T\d{6}Z(-\d{1,3})?")
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+@dataclass(frozen=True)
+class Fields:
+    manifest: str
+    date: str
+    stamp: str
+    after: dict[str, str | None]
+    names: dict[str, str]
+    register_ids: tuple[str, ...]
+    undone: str | None
+    command: str
+
+
+def checked(root: Path, path: Path, data: object) -> Fields:
+    """The fields of one record, each of the type and shape the tool writes."""
+    source = f"pass record {path}"
+    record = confine.mapping(data, source, "the record")
+    stamp = confine.text(record.get("stamp"), source, "its stamp")
+    date = confine.text(record.get("date"), source, "its date")
+    if not _STAMP.fullmatch(stamp) or not _DAY.fullmatch(date):
+        raise confine.NotOursError(source, f"stamp {confine.shown(stamp)} or date "
+                                   f"{confine.shown(date)} is not one a pass is given")
+    after: dict[str, str | None] = {}
+    for rel, digest in confine.mapping(record.get("after"), source, "its files").items():
+        confine.confined(root, rel, source, "a file it names")
+        after[rel] = None if digest is None else confine.digest(digest, source)
+    names = {confine.confined(root, stored, source, "a masked name"):
+             confine.digest(kept, source, "a vaulted name")
+             for stored, kept in confine.mapping(record.get("names") or {}, source,
+                                                 "its masked names").items()}
+    ids = confine.text_list(record.get("register_ids") or [], source, "its register ids")
+    return Fields(manifest=_manifest(root, record.get("manifest"), source), date=date,
+                  stamp=stamp, after=after, names=names, register_ids=tuple(ids),
+                  undone=confine.optional_text(record.get("undone"), source, "undone"),
+                  command=confine.optional_text(record.get("command"), source,
+                                                "its command") or "")
+
+
+def checked_open(root: Path, path: Path, data: object) -> tuple[str, str, str, int, str]:
+    """The manifest, stamp, date, pid and command of an open-pass marker, checked like a
+    record (a marker written before markers named their command has none)."""
+    source = f"open pass {path}"
+    record = confine.mapping(data, source, "the marker")
+    stamp = confine.text(record.get("stamp"), source, "its stamp")
+    date = confine.text(record.get("date"), source, "its date")
+    pid = record.get("pid")
+    if not _STAMP.fullmatch(stamp) or not _DAY.fullmatch(date) or not isinstance(pid, int):
+        raise confine.NotOursError(source, "its stamp, date or pid is not one a pass is given")
+    command = confine.optional_text(record.get("command"), source, "its command") or ""
+    return _manifest(root, record.get("manifest"), source), stamp, date, pid, command
+
+
+def member(root: Path, path: Path, rel: str) -> str:
+    """A file name read back through the vault, confined like the rest."""
+    return confine.confined(root, rel, f"pass record {path}", "a vaulted file name")
+
+
+def _manifest(root: Path, value: object, source: str) -> str:
+    manifest = confine.text(value, source, "its snapshot manifest")
+    try:
+        folder = trusted_snapshot(root, manifest)
+    except RefusedError as err:
+        raise confine.NotOursError(source, f"its snapshot manifest {confine.shown(manifest)} "
+                                   "is not one prune-memory wrote") from err
+    return str(folder / MANIFEST)
+
+
+OPEN_SUFFIX = ".open.json"
+_REGISTER_ID = re.compile(r"\d{4}-\d{2}-\d{2}-\d+")
+
+
+def marker(root: Path, stamp: str) -> Path:
+    return passes_dir(root) / f"{stamp}{OPEN_SUFFIX}"
+
+
+def begin(root: Path, manifest: Path, stamp: str, date: str, command: str = "") -> None:
+    """Mark the pass of snapshot `stamp` open (after settling any a dead process left);
+    `command` is what makes it, so a pass recorded by `settle` is named like the others."""
+    settle(root)
+    data = {"manifest": str(manifest), "stamp": stamp, "date": date, "pid": os.getpid(),
+            "command": mask_text(command)}
+    try:
+        atomic.atomic_write(marker(root, stamp), json.dumps(data).encode("utf-8"))
+    except OSError as err:
+        raise RefusedError(f"cannot mark the pass open under the state directory "
+                           f"({err.strerror or err}); nothing was changed") from err
+
+
+def close(root: Path, stamp: str) -> None:
+    """The pass is recorded (or wrote nothing): its marker goes."""
+    with contextlib.suppress(FileNotFoundError):
+        marker(root, stamp).unlink()
+
+
+def settle(root: Path) -> list[str]:
+    """Record each pass a process left open when it stopped; a note per pass recorded."""
+    notes: list[str] = []
+    for path in sorted(passes_dir(root).glob(f"*{OPEN_SUFFIX}")):
+        try:
+            data = json.loads(read_regular(path).decode("utf-8"))
+        except (OSError, ValueError, RecursionError) as err:
+            raise confine.NotOursError(f"open pass {path}", "it does not read as JSON") from err
+        manifest, stamp, date, pid, command = checked_open(root, path, data)
+        if pid != os.getpid() and _alive(pid):
+            continue  # a pass still running in another process, between two write sessions
+        if not (passes_dir(root) / f"{stamp}{RECORD_SUFFIX}").exists():
+            ids = _logged_since(root, Path(manifest).parent)
+            if ids:  # the pass logged a change of its own; else it stopped before any
+                save(root, Path(manifest), stamp, date, ids, command=command)
+                notes.append(f"recorded the pass {stamp}, which stopped before it finished, "
+                             "so `restore --pass` can undo it")
+        close(root, stamp)
+    return notes
+
+
+def _logged_since(root: Path, snapshot: Path) -> tuple[str, ...]:
+    """The register ids the pass wrote rows for since its snapshot: its withdrawals and
+    updates, and changes that name one (a reaccession). Protection and flag rows, which
+    name none, are not a pass's."""
+    raw = read_snapshot_file(snapshot, LOG_FILE)
+    before = parse_log(raw.decode("utf-8", errors="replace") if raw else "")  # as read_log
+    now = read_log(root)
+    known = {row.register_id for row in before.rows}
+    ids = [row.register_id for row in now.rows if row.register_id not in known]
+    ids += [c.register_id for c in now.changes[len(before.changes):]
+            if c.change != "restored" and _REGISTER_ID.fullmatch(c.register_id)]
+    return tuple(dict.fromkeys(ids))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

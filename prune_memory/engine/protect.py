@@ -5,14 +5,21 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from prune_memory.engine.build import check_name
-from prune_memory.engine.edits.log_rows import add_change_row, add_protected, remove_protected
+from prune_memory.engine.entries import check_name
 from prune_memory.engine.results import Applied, ApplyResult, result
 from prune_memory.engine.session import writing
 from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.store.files import read_log_text, sha_or_none, write_log_text
-from prune_memory.store.logscan import protected_in
-from prune_memory.store.pruninglog import ChangeRow, ProtectedItem, parse_log, read_log
+from prune_memory.store.pruninglog import (
+    ChangeRow,
+    ProtectedItem,
+    add_change_row,
+    add_protected,
+    parse_log,
+    protected_in,
+    read_log,
+    remove_protected,
+)
 
 
 def writable(root: Path, file: str,

@@ -12,23 +12,24 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import ClassVar
 
 from prune_memory.engine import vault
-from prune_memory.engine.build import check_name
-from prune_memory.engine.build_line import is_index_line
-from prune_memory.engine.edits.yamlvalue import scalar
+from prune_memory.engine.entries import check_name, is_index_line
+from prune_memory.engine.journal import OneStep, StepOutcome, carried_out, kind, pack, unpack
 from prune_memory.engine.results import ApplyResult, applied_from, result
 from prune_memory.engine.session import writing
-from prune_memory.engine.steps.journal import pack
-from prune_memory.engine.steps.recovery import execute
 from prune_memory.engine.tombstone import iso_utc, read_tombstone
 from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.procedure.snapshot import Snapshot, require_snapshot
 from prune_memory.secrets.mask import describe
 from prune_memory.secrets.scan import find_secrets
-from prune_memory.store.files import sha_or_none
+from prune_memory.store.files import StepConflict, edit_index, ensure_file, sha_or_none
 from prune_memory.store.frontmatter_parse import memory_type, parse_memory_text
-from prune_memory.store.pruninglog import read_log
+from prune_memory.store.index import linking_lines
+from prune_memory.store.index_edit import add_line
+from prune_memory.store.pruninglog import log_once, read_log
+from prune_memory.store.yamlvalue import scalar
 
 SECTION = "Re-accessioned"
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
@@ -121,15 +122,14 @@ def reaccession(root: Path, req: Request, *, snapshot: Snapshot,
     with writing(root) as notes:
         if sha_or_none(root / name) is not None:
             raise BadInputError(f"{name} already exists; choose another --file")
-        row = [now.date().isoformat(), "reaccessioned", f"`{name}`", withdrawn.register_id,
-               " ".join(f"{reason.strip()}; from {withdrawn.tombstone}".split())]
-        step = {"op": "reaccession", "file": name, "data": pack(data), "row": row,
-                "index_line": f"- [{_title(name)}]({name}) — {summary}", "section": SECTION,
-                "message": f"{name} holds part of {withdrawn.original_file} "
-                           f"({withdrawn.register_id}); the tombstone stays as it was"}
-        outcome = execute(root, step)
-        if outcome.status != "done":
-            raise RefusedError(outcome.message)
+        row = (now.date().isoformat(), "reaccessioned", f"`{name}`", withdrawn.register_id,
+               " ".join(f"{reason.strip()}; from {withdrawn.tombstone}".split()))
+        step = ReaccessionStep(
+            file=name, data=pack(data), row=row, section=SECTION,
+            index_line=f"- [{_title(name)}]({name}) — {summary}",
+            message=f"{name} holds part of {withdrawn.original_file} "
+                    f"({withdrawn.register_id}); the tombstone stays as it was")
+        outcome = carried_out(root, step)
     return result(root, read_log(root), [applied_from(outcome, register_id=withdrawn.register_id,
                                                       tombstone=withdrawn.tombstone)], [], notes)
 
@@ -146,3 +146,36 @@ def _memory_file(name: str, summary: str, text: str, withdrawn: Withdrawn,
 def _title(name: str) -> str:
     words = re.sub(r"[_-]+", " ", name.removesuffix(".md")).strip()
     return words[:1].upper() + words[1:]
+
+
+@kind
+@dataclass(frozen=True)
+class ReaccessionStep(OneStep):
+    """A new memory file, its index line, a change row. Idempotent like every step: a file
+    already holding the bytes is left alone, an index line already pointing at the file is
+    not added twice, a row already logged is not logged again."""
+
+    OP: ClassVar[str] = "reaccession"
+    file: str
+    data: str
+    row: tuple[str, ...]
+    index_line: str
+    section: str
+    message: str = ""
+
+    def run(self, root: Path) -> StepOutcome:
+        try:
+            ensure_file(root / self.file, unpack(self.data))
+        except StepConflict:
+            return StepOutcome("reaccession", self.file, "rolled-back",
+                               f"{self.file} appeared with other content; nothing was written")
+
+        def with_line(raw: bytes) -> bytes:
+            text = raw.decode("utf-8", errors="replace")
+            if linking_lines(text.splitlines(), self.file):
+                return raw
+            return add_line(raw, self.index_line, self.section)
+
+        edit_index(root, with_line)
+        log_once(root, self.row)
+        return StepOutcome("reaccession", self.file, "done", self.message)

@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
+from typing import ClassVar
 
-from prune_memory.engine.edits.index_repair import add_line, drop_line, retarget_line, rewrite_line
+from prune_memory.engine.journal import OneStep, StepOutcome, execute, kind, pack, unpack
 from prune_memory.engine.results import Applied, ApplyResult, Skipped, applied_from
 from prune_memory.engine.session import writing
-from prune_memory.engine.steps.journal import pack
-from prune_memory.engine.steps.recovery import execute
 from prune_memory.errors import PruneMemoryError
 from prune_memory.model import INDEX_FILE, JSON
 from prune_memory.procedure.snapshot import Snapshot, require_snapshot
 from prune_memory.secrets.mask import mask_text
-from prune_memory.store.files import read_or_none, sha256
+from prune_memory.store import atomic
+from prune_memory.store.files import read_or_none, sha256, sha_or_none
+from prune_memory.store.index_edit import add_line, drop_line, retarget_line, rewrite_line
+from prune_memory.store.pruninglog import log_once
 
 RULE = "9-resynthesis"
 
@@ -51,17 +53,42 @@ def repaired(raw: bytes, repair: JSON) -> bytes:
 
 
 def _apply_one(root: Path, repair: JSON, snapshot: Snapshot, now: datetime) -> Applied:
-    kind = repair["kind"]
+    what = repair["kind"]
     with writing(root):
         before = read_or_none(root / INDEX_FILE)  # None: there is no index yet
         new = repaired(before or b"", repair)
-        row = [now.date().isoformat(), kind, f"`{INDEX_FILE}`", "N/A",
+        row = (now.date().isoformat(), what, f"`{INDEX_FILE}`", "N/A",
                mask_text(f"{repair.get('rule', RULE)}: {repair['why']}" + (
-                   f" (was: {repair['text']})" if kind in ("drop-dangling", "rename-line")
-                   else ""))]
-        step = {"op": "update", "file": INDEX_FILE,
-                "before_sha256": sha256(before) if before is not None else None,
-                "data": pack(new), "after_sha256": sha256(new), "row": row}
+                   f" (was: {repair['text']})" if what in ("drop-dangling", "rename-line")
+                   else "")))
+        step = ReplaceStep(file=INDEX_FILE,
+                           before_sha256=sha256(before) if before is not None else None,
+                           data=pack(new), after_sha256=sha256(new), row=row)
         done = applied_from(execute(root, step))
         said = repair["why"] if done.status == "done" else done.message  # why it was not
-        return replace(done, message=f"{kind}: {said}")
+        return replace(done, message=f"{what}: {said}")
+
+
+@kind
+@dataclass(frozen=True)
+class ReplaceStep(OneStep):
+    """A file's bytes replaced if it still holds what the plan saw; skipped if it changed.
+    A `before_sha256` of None means the plan saw no file, so the step creates it."""
+
+    OP: ClassVar[str] = "update"
+    file: str
+    before_sha256: str | None
+    data: str
+    after_sha256: str
+    row: tuple[str, ...]
+
+    def run(self, root: Path) -> StepOutcome:
+        data = unpack(self.data)
+        # Not the bytes the step expects: keep them (a late write is even put back).
+        atomic.rewrite(root / self.file, lambda current: data if (
+            None if current is None else sha256(current)) == self.before_sha256 else current)
+        if sha_or_none(root / self.file) != self.after_sha256:
+            return StepOutcome("update", self.file, "rolled-back",
+                               f"{self.file} changed after the update began; left as it is now")
+        log_once(root, self.row)
+        return StepOutcome("update", self.file, "done", "updated")

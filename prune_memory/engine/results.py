@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from prune_memory.engine.steps.kit import StepOutcome
+from prune_memory.engine.journal import StepOutcome
 from prune_memory.model import JSON, Finding
 from prune_memory.store.files import topic_names
 from prune_memory.store.pruninglog import PruningLog

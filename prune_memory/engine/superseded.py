@@ -5,13 +5,19 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
 from string import Template
 
 import yaml
 
-from prune_memory.engine.edits.yamlvalue import scalar
+from prune_memory.engine.journal import pack
 from prune_memory.errors import BadInputError
+from prune_memory.plan import Inoculation
 from prune_memory.resources import read_template
+from prune_memory.secrets.mask import mask_text
+from prune_memory.store.files import list_names, sha256
+from prune_memory.store.yamlvalue import scalar
 
 FIELDS = ("Pattern", "Period", "Evidence", "Abandonment reason", "Do not re-derive from",
           "Supersedes")
@@ -122,3 +128,40 @@ def _one_line(text: str) -> str:
 def _shorten(text: str, limit: int) -> str:
     flat = _one_line(text)
     return flat if len(flat) <= limit else flat[:limit - 1].rstrip() + "…"
+
+
+def superseded_record(root: Path, base: str, ino: Inoculation, now: datetime,
+                      supersedes: str) -> Superseded:
+    """The counter-memory for `base` with a slug no existing file uses."""
+    for field, value in (("pattern", ino.pattern), ("evidence", ino.evidence),
+                         ("reason", ino.abandonment_reason),
+                         ("do-not-rederive", ino.do_not_rederive)):
+        if not value.strip():
+            raise BadInputError(f"inoculate needs a non-empty --{field}")
+    taken = list_names(root)
+    slug = free_slug(slugify(mask_text(ino.slug or Path(base).stem)), taken)
+    day = now.date().isoformat()
+    # The counter-memory is loaded like any memory: nothing in it may carry a secret.
+    return Superseded(slug=slug, date=day, pattern=mask_text(ino.pattern),
+                      period=mask_text(ino.period or f"unknown to {day}"),
+                      evidence=mask_text(ino.evidence),
+                      abandonment_reason=mask_text(ino.abandonment_reason),
+                      do_not_rederive=mask_text(ino.do_not_rederive),
+                      supersedes=mask_text(supersedes))
+
+
+@dataclass(frozen=True)
+class CounterMemory:
+    """A counter-memory as a step records it: the bytes to write (packed) and the index
+    line that reaches it; a restore's step records only the name and the hash."""
+
+    file: str
+    sha256: str = ""
+    data: str = ""
+    index_line: str = ""
+
+    @classmethod
+    def of(cls, record: Superseded) -> CounterMemory:
+        data = render_superseded(record)
+        return cls(file=record.file, sha256=sha256(data), data=pack(data),
+                   index_line=record.index_line())

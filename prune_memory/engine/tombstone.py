@@ -11,12 +11,15 @@ them back), and for the earlier version an update replaced, `change: update` wit
 `updated_sha256` and `index_change`; `index_lines_vault` when an index line or a neighbour
 held a secret (the header keeps them masked; the exact records are in the private vault),
 and `original_file_vault` when the file's own name holds one (the same, for the name).
+The records of every tombstone (restored ones too) are restore's placement hints
+(`index_records`): they tell it which lines sat next to which.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,16 +28,17 @@ from typing import Any
 
 import yaml
 
-from prune_memory.engine.edits.yamlvalue import flow, scalar
 from prune_memory.errors import BadInputError
 from prune_memory.model import TOMBSTONE_DIR
 from prune_memory.resources import read_template
 from prune_memory.secrets.mask import mask_text
-from prune_memory.store.files import is_link
+from prune_memory.store.files import file_key, is_link, regular_files
 from prune_memory.store.frontmatter_parse import bounded_json
-from prune_memory.store.index_facts import index_line_number
-from prune_memory.store.logtable import keeps_exactly
+from prune_memory.store.index import index_line_number
+from prune_memory.store.index_placement import IndexLineRecord
+from prune_memory.store.pruninglog import keeps_exactly
 from prune_memory.store.safe_read import NAME_MAX, is_member_name, read_regular
+from prune_memory.store.yamlvalue import flow, scalar
 
 CONTRACT_FIELDS = ("name", "description", "deaccessioned_at", "reason", "rule",
                    "superseded_by", "register_id", "original_sha256")
@@ -43,42 +47,6 @@ OPTIONAL_FIELDS = ("vault", "superseded_sha256", "link_edits", "change", "update
                    "index_change", "index_lines_vault", "original_file_vault")
 _FLOW_FIELDS = ("index_lines", "link_edits", "index_change")
 NOT_APPLICABLE = "N/A"
-
-
-@dataclass(frozen=True)
-class IndexLineRecord:
-    """One removed index line: its text and line ending, the lines around it at the time
-    (nearest first: `prev` above, `next` below, each up to the third line that was unique
-    in the index; `*_edge` when the file ended first) and its 0-based line number then."""
-
-    text: str
-    eol: str
-    prev: tuple[str, ...] = ()
-    next: tuple[str, ...] = ()
-    at: int = 0
-    prev_edge: bool = False
-    next_edge: bool = False
-    seq: str = ""  # register id of the withdrawal, filled in when read from a tombstone
-    under: str = ""  # for a sub-item that left with its pointer: that pointer line
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"line": self.text, "eol": self.eol, "prev": list(self.prev),
-                                "next": list(self.next), "at": self.at}
-        data.update({key: True for key in ("prev_edge", "next_edge") if getattr(self, key)})
-        if self.seq:
-            data["seq"] = self.seq
-        if self.under:
-            data["under"] = self.under
-        return data
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> IndexLineRecord:
-        return cls(text=str(data["line"]), eol=str(data.get("eol", "\n")),
-                   prev=tuple(str(x) for x in data.get("prev") or ()),
-                   next=tuple(str(x) for x in data.get("next") or ()),
-                   at=int(data.get("at") or 0), prev_edge=bool(data.get("prev_edge")),
-                   next_edge=bool(data.get("next_edge")), seq=str(data.get("seq") or ""),
-                   under=str(data.get("under") or ""))
 
 
 @dataclass(frozen=True)
@@ -240,3 +208,53 @@ def read_tombstone(root: Path, rel: str) -> Tombstone | None:
         return parse_tombstone(read_regular(path))
     except (OSError, BadInputError, ValueError, KeyError):
         return None
+
+
+def index_records(root: Path, skip: str = "") -> list[IndexLineRecord]:
+    """The index-line records of every tombstone (restored ones too): restore's placement hints."""
+    found: list[IndexLineRecord] = []
+    for path in regular_files(root / TOMBSTONE_DIR, ".md"):
+        rel = f"{TOMBSTONE_DIR}/{path.name}"
+        if rel == skip:
+            continue
+        quick = _cached_records(path)
+        if quick is None:
+            stone = read_tombstone(root, rel)
+            quick = [] if stone is None else [replace(rec, seq=stone.header.register_id)
+                                              for rec in stone.header.index_lines]
+        found.extend(quick)
+    return found
+
+
+_RECORDS: dict[tuple[str, int, int, int], list[IndexLineRecord] | None] = {}
+
+
+def _cached_records(path: Path) -> list[IndexLineRecord] | None:
+    """`_quick_records` of a tombstone, kept while the file is unchanged (a pass that
+    restores several entries reads the same few hundred headers each time)."""
+    key = file_key(path)
+    if key not in _RECORDS:
+        try:
+            _RECORDS[key] = _quick_records(read_regular(path))
+        except OSError:
+            return None
+    return _RECORDS[key]
+
+
+def _quick_records(raw: bytes) -> list[IndexLineRecord] | None:
+    """The records straight from the two header lines that hold them (we write
+    `index_lines` as JSON on one line); None sends the caller to the full YAML parse."""
+    end = raw.find(b"\n---\n", 3)
+    if not raw.startswith(b"---\n") or end < 0:
+        return None
+    fields = dict(line.partition(": ")[::2] for line in
+                  raw[4:end].decode("utf-8", "replace").splitlines())
+    register_id, lines = fields.get("register_id", ""), fields.get("index_lines")
+    if lines is None or not re.fullmatch(r"\d{4}-\d{2}-\d{2}-\d+", register_id):
+        return None
+    try:
+        items = json.loads(lines)
+    except ValueError:
+        return None
+    return [replace(IndexLineRecord.from_json(item), seq=register_id) for item in items
+            if isinstance(item, dict)]

@@ -14,20 +14,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from typing import ClassVar
 
-from prune_memory.engine import openpass, passrecord
+from prune_memory.engine import passrecord
+from prune_memory.engine.journal import OneStep, StepOutcome, carried_out, kind
 from prune_memory.engine.passrecord import PassRecord
 from prune_memory.engine.restore import restore
 from prune_memory.engine.results import Applied, Skipped
 from prune_memory.engine.session import writing
-from prune_memory.engine.steps.recovery import execute
 from prune_memory.engine.tombstone import iso_utc
 from prune_memory.errors import BadInputError, ExitCode, PruneMemoryError, RefusedError
 from prune_memory.model import INDEX_FILE, JSON, LOG_FILE, TOMBSTONE_DIR
-from prune_memory.store.files import sha_or_none
+from prune_memory.store.files import (
+    StepConflict,
+    copy_times,
+    ensure_file,
+    remove_empty_folder,
+    remove_if,
+    replace_if,
+    sha256,
+    sha_or_none,
+)
 from prune_memory.store.pruninglog import PruningLog, RegisterRow, read_log
-from prune_memory.store.snapshot import read_manifest, stored_path
+from prune_memory.store.snapshot import read_manifest, read_snapshot_file, stored_path
 
 
 @dataclass(frozen=True)
@@ -71,7 +81,7 @@ def undo_passes(root: Path, which: str, *, now: datetime) -> list[Undone]:
     day `which`. A day with several passes names them instead (BadInputError): undoing
     them all at once took a `sweep --apply` and a `withdraw` with the pass asked for."""
     with writing(root):
-        openpass.settle(root)  # a pass that stopped before its record is the last one
+        passrecord.settle(root)  # a pass that stopped before its record is the last one
         live = _live(root)
         record = choose(live, which)
         later = tuple(_later(live, record))
@@ -126,10 +136,8 @@ def _undo(root: Path, record: PassRecord, now: datetime) -> Undone:
              for rel, digest in sorted(record.after.items())]
     created = {str(d) for rel, _, was in files if was is None for d in Path(rel).parents}
     dirs = sorted(d for d in created - {"."} if not (snapshot / stored_path(d)).is_dir())
-    outcome = execute(root, {"op": "undo-pass", "file": f"pass {record.stamp}",
-                             "snapshot": str(snapshot), "files": files, "dirs": dirs})
-    if outcome.status != "done":
-        raise RefusedError(outcome.message)
+    carried_out(root, UndoPassStep(file=f"pass {record.stamp}", snapshot=str(snapshot),
+                                   files=tuple(files), dirs=tuple(dirs)))
     passrecord.write(root, replace(record, undone=iso_utc(now)))
     return Undone(record.stamp, record.date, tuple(record.after), str(kept))
 
@@ -201,3 +209,60 @@ def _live(root: Path, log: PruningLog | None = None) -> list[PassRecord]:
 def _all_restored(record: PassRecord, log: PruningLog) -> bool:
     return bool(record.register_ids) and all(
         log.restoration(rid) is not None for rid in record.register_ids)
+
+
+@kind
+@dataclass(frozen=True)
+class UndoPassStep(OneStep):
+    """Every file a pass touched back to the snapshot's bytes and modification time: files
+    it changed or removed are written back first (each body is then in its own file
+    again), files it created are removed after, and folders it created are removed when
+    empty. Each part looks at the disk first, so a run interrupted anywhere finishes on
+    `recover`."""
+
+    OP: ClassVar[str] = "undo-pass"
+    file: str  # "pass <stamp>"
+    snapshot: str
+    files: tuple[tuple[str, str | None, str | None], ...]  # (path, after the pass, before)
+    dirs: tuple[str, ...] = ()
+
+    def run(self, root: Path) -> StepOutcome:
+        """Put every recorded file back as the snapshot holds it (or remove it)."""
+        return _run_undo(root, self)
+
+
+def _run_undo(root: Path, step: UndoPassStep) -> StepOutcome:
+    snapshot = Path(step.snapshot)
+    files = [(_relative(rel), after, before) for rel, after, before in step.files]
+    for rel, after, before in sorted(files, key=lambda f: f[2] is None):
+        current = sha_or_none(root / rel)
+        if current == before:
+            if before is not None:  # written back before a crash: its time may not be
+                copy_times(snapshot / stored_path(rel), root / rel)
+            continue
+        if current != after:
+            raise StepConflict(f"{rel} changed while the pass was being undone; left as it is")
+        if before is None:
+            remove_if(root / rel, str(after))
+            continue
+        data = read_snapshot_file(snapshot, rel)
+        if data is None or sha256(data) != before:
+            raise StepConflict(f"{rel} is missing from the snapshot {snapshot}")
+        if after is None:  # the pass removed it
+            ensure_file(root / rel, data)
+        else:  # only over what the pass left; a line appended meanwhile is kept
+            replace_if(root / rel, str(after), data)
+        copy_times(snapshot / stored_path(rel), root / rel)
+    for rel in sorted((_relative(d) for d in step.dirs), key=len, reverse=True):
+        remove_empty_folder(root / rel)
+    return StepOutcome("undo", step.file, "done", f"{len(files)} file(s) put back")
+
+
+def _relative(rel: str) -> str:
+    """A path under the memory directory, as the pass record names it; anything else is a
+    record the tool never writes (ValueError: `recover` sets it aside)."""
+    path = PurePosixPath(str(rel))
+    if not str(rel) or path.is_absolute() or ".." in path.parts:
+        raise ValueError(f"undo record names {rel!r}, which is not inside the memory "
+                         "directory")
+    return str(rel)

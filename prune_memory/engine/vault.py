@@ -13,7 +13,7 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from prune_memory.engine.tombstone import IndexLineRecord, Tombstone, TombstoneHeader
+from prune_memory.engine.tombstone import Tombstone, TombstoneHeader
 from prune_memory.errors import RefusedError
 from prune_memory.model import TOMBSTONE_DIR
 from prune_memory.secrets.base import SecretHit
@@ -22,6 +22,7 @@ from prune_memory.secrets.scan import find_secrets, find_spans
 from prune_memory.state import dir_key, state_root, state_subdir
 from prune_memory.store import atomic, confine
 from prune_memory.store.files import is_link, read_or_none, regular_files, sha256
+from prune_memory.store.index_placement import IndexLineRecord
 
 
 def vault_dir(root: Path) -> Path:

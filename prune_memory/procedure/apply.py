@@ -1,7 +1,7 @@
 """Step 7 of the pass: carry out what the review accepted, and say what is left pending.
 
-Every write goes through the engine (`engine/apply.py`), which holds the lock, journals
-each step and refuses an entry whose bytes changed since the plan was made.
+Every write goes through the engine (`engine/`, one module per operation), which holds
+the lock, journals each step and refuses an entry whose bytes changed since the plan was made.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from prune_memory.engine import apply
-from prune_memory.engine.change_preview import (
+from prune_memory.engine.inoculate import inoculate
+from prune_memory.engine.preview import (
     INOCULATE,
     PROTECT,
     UPDATE,
@@ -20,8 +20,11 @@ from prune_memory.engine.change_preview import (
     WITHDRAW_INOCULATE,
     Change,
 )
+from prune_memory.engine.protect import protect
 from prune_memory.engine.repairs import apply_repairs
 from prune_memory.engine.results import Applied, ApplyResult, Skipped, WithdrawRequest
+from prune_memory.engine.update import update_entry
+from prune_memory.engine.withdraw import withdraw_many
 from prune_memory.errors import PruneMemoryError
 from prune_memory.model import JSON, Action
 from prune_memory.plan import Inoculation, Plan, PlanEntry
@@ -53,11 +56,11 @@ def apply_verdicts(root: Path, plan: Plan, verdicts: Sequence[Verdict], repairs:
                    *, snapshot: Snapshot, now: datetime) -> Outcome:
     """Carry out each accepted verdict and repair; a refused item is skipped, not fatal.
     The order (plain withdrawals, then the rest, then repairs) is the one
-    `engine.change_preview.preview` follows, so what the review showed is what is written."""
+    `engine.preview.preview` follows, so what the review showed is what is written."""
     outcome = Outcome()
     withdrawals = [_request(plan, v) for v in verdicts if v.choice is Choice.WITHDRAW]
     if withdrawals:
-        outcome.add(apply.withdraw_many(root, withdrawals, snapshot=snapshot, now=now))
+        outcome.add(withdraw_many(root, withdrawals, snapshot=snapshot, now=now))
     for verdict in verdicts:
         if verdict.choice is not Choice.WITHDRAW:
             _one(root, plan, verdict, outcome, snapshot, now)
@@ -73,15 +76,15 @@ def _one(root: Path, plan: Plan, verdict: Verdict, outcome: Outcome, snapshot: S
         if verdict.choice in (Choice.WITHDRAW_INOCULATE, Choice.INOCULATE):
             ino = to_engine(verdict, entry)
             withdraw = _request(plan, verdict) if verdict.choice in WITHDRAWING_CHOICES else None
-            outcome.add(apply.inoculate(root, entry.file, ino, snapshot=snapshot, now=now,
+            outcome.add(inoculate(root, entry.file, ino, snapshot=snapshot, now=now,
                                         withdraw=withdraw, expected_sha256=entry.sha256))
         elif verdict.choice is Choice.UPDATE and verdict.text is not None:
-            outcome.add(apply.update_entry(
+            outcome.add(update_entry(
                 root, entry.file, verdict.text, reason=verdict.reason or entry.reason,
                 snapshot=snapshot, now=now, expected_sha256=entry.sha256,
                 rule=entry.rule or "manual", memory_class=entry.cls.value))
         elif verdict.choice is Choice.PROTECT:
-            outcome.add(apply.protect(root, entry.file, verdict.reason, now=now))
+            outcome.add(protect(root, entry.file, verdict.reason, now=now))
     except PruneMemoryError as err:
         outcome.refuse(entry.file, err)
 
@@ -91,7 +94,7 @@ _KINDS = {Choice.WITHDRAW: WITHDRAW, Choice.WITHDRAW_INOCULATE: WITHDRAW_INOCULA
 
 
 def as_changes(plan: Plan, verdicts: Sequence[Verdict]) -> list[Change]:
-    """The verdicts as the engine previews them (`change_preview`), each with what
+    """The verdicts as the engine previews them (`preview`), each with what
     `apply_verdicts` would pass the engine for it."""
     changes: list[Change] = []
     for verdict in verdicts:

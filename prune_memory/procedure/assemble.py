@@ -8,7 +8,7 @@ from dataclasses import replace
 from prune_memory.analysis.coherence import fragment_merges, index_coherence
 from prune_memory.analysis.decay import Decay
 from prune_memory.analysis.inoculation import draft_inoculation
-from prune_memory.engine.flags import keep_flagged
+from prune_memory.engine.flag import keep_flagged
 from prune_memory.model import INDEX_FILE, JSON, Action, Finding, MemoryDir
 from prune_memory.plan import Inoculation, Plan, PlanEntry
 from prune_memory.procedure.decide import Decision, Evidence, decide, grade

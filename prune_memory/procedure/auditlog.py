@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from prune_memory.engine.edits.log_rows import AUDIT_FIELDS, set_audit_fields
 from prune_memory.engine.session import writing
 from prune_memory.model import INDEX_FILE, Fidelity
 from prune_memory.plan import Plan
@@ -22,7 +21,7 @@ from prune_memory.procedure.apply import Outcome
 from prune_memory.procedure.rules import DRIFT
 from prune_memory.procedure.snapshot import Snapshot
 from prune_memory.store.files import read_log_text, write_log_text
-from prune_memory.store.pruninglog import Audit, parse_log
+from prune_memory.store.pruninglog import AUDIT_FIELDS, Audit, parse_log, set_audit_fields
 
 
 @dataclass(frozen=True)

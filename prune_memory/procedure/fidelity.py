@@ -32,7 +32,7 @@ from prune_memory.analysis.similarity import (
 )
 from prune_memory.analysis.survivor import choose_survivor, survivor_reason
 from prune_memory.model import JSON, Entry, Finding, FindingCode, MemoryDir
-from prune_memory.store.index_facts import table_of
+from prune_memory.store.index import table_of
 
 NEAR_THRESHOLD = 0.8
 CONTRADICTION_PARTNERS = 5  # likely contradictions named per entry, the closest first

@@ -7,8 +7,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from prune_memory.engine import openpass, passrecord
-from prune_memory.engine.flags import record_pass_marks
+from prune_memory.engine import passrecord
+from prune_memory.engine.flag import record_pass_marks
 from prune_memory.engine.results import Applied, Skipped
 from prune_memory.errors import RefusedError
 from prune_memory.model import JSON
@@ -72,8 +72,8 @@ def begin_pass(root: Path, snapshot: Snapshot, now: dt.datetime,
                command: str = "") -> Snapshot:
     """Mark the pass of `snapshot` open before its first write: if it stops before
     `record_pass`, `recover` records it all the same, named by `command` as `record_pass`
-    would have named it (engine/openpass.py)."""
-    openpass.begin(root, snapshot.manifest, snapshot.path.name, now.date().isoformat(),
+    would have named it (engine/passrecord.py)."""
+    passrecord.begin(root, snapshot.manifest, snapshot.path.name, now.date().isoformat(),
                    command)
     return snapshot
 
@@ -93,7 +93,7 @@ def record_pass(root: Path, snapshot: Snapshot, now: dt.datetime,
         raise RefusedError(f"could not record the pass for a whole undo ({err.strerror or err}"
                            f"{f': {err.filename}' if err.filename else ''}); every change is "
                            "applied and logged — restore its register ids one by one") from err
-    openpass.close(root, snapshot.path.name)
+    passrecord.close(root, snapshot.path.name)
     return record.stamp
 
 

@@ -27,7 +27,7 @@ from prune_memory.analysis.sessions import session_log_finding
 from prune_memory.analysis.utility import check_utility
 from prune_memory.analysis.valueclash import check_values
 from prune_memory.config import load_config
-from prune_memory.engine.flags import flagged_items
+from prune_memory.engine.flag import flagged_items
 from prune_memory.errors import BadInputError
 from prune_memory.model import (
     POLICY_FILE,

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from prune_memory.analysis.pointers import is_placeholder, pointer_target
-from prune_memory.engine.edits import indexedit
 from prune_memory.errors import RefusedError
 from prune_memory.model import JSON, Action, Entry, LinkKind, MemoryDir
 from prune_memory.procedure.reachability import Reachability
 from prune_memory.secrets.mask import mask_text
+from prune_memory.store import index_edit
 from prune_memory.store.safe_read import holds_file
 
 if TYPE_CHECKING:
@@ -143,6 +143,6 @@ def _linked(raw: bytes) -> set[str]:
     line. Adding a line for one would index it twice. Read once for all the orphans: once
     per orphan made a folder of 8,000 unindexed files take 42 s."""
     try:
-        return indexedit.linked_files(raw)
+        return index_edit.linked_files(raw)
     except RefusedError:  # not UTF-8: nothing can be added to it anyway
         return set()

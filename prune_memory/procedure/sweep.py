@@ -13,15 +13,13 @@ from datetime import datetime
 from pathlib import Path
 
 from prune_memory.analysis.renames import SweepReport
-from prune_memory.engine import apply
-from prune_memory.engine.build_update import carry_outside_links
-from prune_memory.engine.edits.carryover import carry
 from prune_memory.engine.repairs import apply_repairs
+from prune_memory.engine.update import carry, carry_outside_links, update_entry
 from prune_memory.errors import PruneMemoryError
 from prune_memory.model import JSON, MemoryDir
 from prune_memory.procedure.apply import Outcome
 from prune_memory.procedure.snapshot import Snapshot
-from prune_memory.store.index_facts import index_line_number
+from prune_memory.store.index import index_line_number
 
 RULE = "sweep-rename"
 
@@ -39,7 +37,7 @@ def apply_sweep(root: Path, memdir: MemoryDir, report: SweepReport, *, snapshot:
         pairs = _pairs(report, file)
         described = carry(entry.description, pairs)
         try:  # from the memory's own text: the report's copies are masked for display
-            outcome.add(apply.update_entry(
+            outcome.add(update_entry(
                 root, file, carry(entry.body, pairs), reason=f"renamed {names}",
                 snapshot=snapshot, now=now, expected_sha256=entry.sha256, rule=RULE,
                 description=described if described != entry.description else None,

@@ -21,8 +21,7 @@ from prune_memory.model import (
     MemoryDir,
 )
 from prune_memory.store.frontmatter_parse import memory_type, parse_memory_text, parse_timestamp
-from prune_memory.store.index import parse_index
-from prune_memory.store.index_facts import attach_index_lines, inline_facts
+from prune_memory.store.index import attach_index_lines, inline_facts, parse_index
 from prune_memory.store.links import find_links
 from prune_memory.store.safe_read import decode_text, is_inside, read_member, require_directory
 

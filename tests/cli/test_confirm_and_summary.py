@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from prune_memory.cli.review_flow import confirm_lines
-from prune_memory.engine.change_preview import preview
+from prune_memory.engine.preview import preview
 from prune_memory.procedure.apply import as_changes
 from prune_memory.procedure.options import PassOptions
 from prune_memory.procedure.pipeline import build_plan

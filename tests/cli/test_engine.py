@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.engine import lock
-from prune_memory.engine.steps import journal
+from prune_memory.engine import journal, session
 from prune_memory.store import temps
 from prune_memory.store.pruninglog import read_log
 from tests.conftest import CliResult, topic, write_tree
@@ -104,12 +103,12 @@ def test_a_missing_reason_is_a_usage_error(cli: Cli, memory: Path) -> None:
 
 
 def test_a_held_lock_refuses_and_recover_settles_a_journal(cli: Cli, memory: Path) -> None:
-    held = lock.acquire(memory)
+    held = session.acquire(memory)
     try:
         done = cli("withdraw", memory / "project_ci.md", "--reason", "x")
         assert done.code == 4 and "locked" in done.err
     finally:
-        lock.release(held)
+        session.release(held)
     assert "nothing to recover" in cli("recover", memory).out
     ours = memory / f".{'0badc0de' * 4}.pm-tmp"
     temps.note_temp(ours)  # as an interrupted atomic_write leaves it

@@ -7,8 +7,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from prune_memory.engine.steps.journal import pack
-from prune_memory.engine.steps.reaccession import run_reaccession
+from prune_memory.engine.journal import pack
+from prune_memory.engine.reaccession import ReaccessionStep
 from prune_memory.store.files import sha256
 from prune_memory.store.pruninglog import read_log
 from tests.conftest import CliResult, topic, write_tree
@@ -81,7 +81,7 @@ def test_the_step_runs_twice_without_doubling(tmp_path: Path) -> None:
             "row": ["2026-09-10", "reaccessioned", "`a.md`", "2026-09-01-01", "why"],
             "index_line": "- [A](a.md) — fact", "section": "Re-accessioned"}
     for _ in range(2):
-        assert run_reaccession(root, step).status == "done"
+        assert ReaccessionStep.from_json(step).run(root).status == "done"
     assert (root / "MEMORY.md").read_text().count("(a.md)") == 1
     assert sha256((root / "a.md").read_bytes()) == sha256(data)
     assert len(read_log(root).changes) == 1

@@ -158,9 +158,9 @@ def test_a_second_writer_is_refused_while_a_pass_holds_the_lock(
     import subprocess
     import sys
 
-    from prune_memory.engine import lock
+    from prune_memory.engine import session
 
-    with lock.holding(demo_memory):
+    with session.holding(demo_memory):
         before = tree_hash(demo_memory)
         other = subprocess.run(
             [sys.executable, "-m", "prune_memory", "run", str(demo_memory), "--repo",

@@ -19,7 +19,7 @@ from prune_memory.cli import COMMAND_MODULES, app, modules_for
 from tests.conftest import ROOT
 
 HEAVY = ("git", "markdown_it", "yaml", "frontmatter", "detect_secrets", "rich",
-         "prune_memory.procedure.pipeline", "prune_memory.engine.apply")
+         "prune_memory.procedure.pipeline", "prune_memory.engine.withdraw")
 
 
 def test_every_command_is_mapped_to_the_module_that_registers_it() -> None:

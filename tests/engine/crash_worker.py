@@ -19,8 +19,8 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from prune_memory.engine import apply
-from prune_memory.engine.apply import WithdrawRequest
+from prune_memory.engine.results import WithdrawRequest
+from prune_memory.engine.withdraw import withdraw_many
 from prune_memory.procedure.snapshot import load_snapshot, take_snapshot
 from prune_memory.store import atomic
 
@@ -38,7 +38,7 @@ def main(argv: list[str]) -> None:
         stop_at(int(argv[argv.index("--stop-at") + 1]))
     requests = [WithdrawRequest(f, "crash test: stale entry", "4-stale-subject-gone")
                 for f in files]
-    result = apply.withdraw_many(root, requests, snapshot=snap, now=NOW)
+    result = withdraw_many(root, requests, snapshot=snap, now=NOW)
     print(f"done {len(result.applied)} {len(result.skipped)}", flush=True)
 
 

@@ -6,12 +6,18 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.engine import apply
-from prune_memory.engine.apply import Inoculation, WithdrawRequest
+from prune_memory.engine.inoculate import inoculate
+from prune_memory.engine.protect import protect, unprotect
+from prune_memory.engine.restore import restore
+from prune_memory.engine.results import WithdrawRequest
+from prune_memory.engine.session import recover
 from prune_memory.engine.superseded import parse_superseded
 from prune_memory.engine.tombstone import CONTRACT_FIELDS, parse_tombstone
+from prune_memory.engine.update import update_entry
+from prune_memory.engine.withdraw import withdraw, withdraw_many
 from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.model import FindingCode
+from prune_memory.plan import Inoculation
 from prune_memory.procedure.snapshot import Snapshot, take_snapshot
 from prune_memory.store import atomic, temps
 from prune_memory.store.pruninglog import read_log
@@ -47,7 +53,7 @@ def test_withdraw_writes_tombstone_then_index_then_row_then_removes(
     original = (memory / "project_ci.md").read_bytes()
     order: list[str] = []
     record_file_ops(monkeypatch, order)
-    result = apply.withdraw(memory, WithdrawRequest("project_ci.md", "CI moved to Actions",
+    result = withdraw(memory, WithdrawRequest("project_ci.md", "CI moved to Actions",
                                                     "4-stale-subject-gone"), snapshot=snap,
                             now=NOW)
     in_memory = [step for step in order if not step.split()[1].startswith("step-")]
@@ -71,27 +77,27 @@ def test_withdraw_writes_tombstone_then_index_then_row_then_removes(
 
 def test_protected_entries_are_refused_by_every_command_until_unprotected(
         memory: Path, snap: Snapshot) -> None:
-    apply.protect(memory, "project_auth.md", "architecture decision", now=NOW)
+    protect(memory, "project_auth.md", "architecture decision", now=NOW)
     before = sha(memory / "project_auth.md")
     ino = Inoculation("p", "e", "r", "d")
     attempts = [
-        lambda: apply.withdraw(memory, WithdrawRequest("project_auth.md", "x"), snapshot=snap,
+        lambda: withdraw(memory, WithdrawRequest("project_auth.md", "x"), snapshot=snap,
                                now=NOW),
-        lambda: apply.inoculate(memory, "project_auth.md", ino, snapshot=snap, now=NOW),
-        lambda: apply.inoculate(memory, "project_auth.md", ino, snapshot=snap, now=NOW,
+        lambda: inoculate(memory, "project_auth.md", ino, snapshot=snap, now=NOW),
+        lambda: inoculate(memory, "project_auth.md", ino, snapshot=snap, now=NOW,
                                 withdraw=WithdrawRequest("project_auth.md", "x")),
-        lambda: apply.update_entry(memory, "project_auth.md", "new", reason="x",
+        lambda: update_entry(memory, "project_auth.md", "new", reason="x",
                                    snapshot=snap, now=NOW),
     ]
     for attempt in attempts:
         with pytest.raises(RefusedError, match="protected"):
             attempt()
-    batch = apply.withdraw_many(memory, [WithdrawRequest("project_auth.md", "x")],
+    batch = withdraw_many(memory, [WithdrawRequest("project_auth.md", "x")],
                                 snapshot=snap, now=NOW)
     assert batch.applied == () and batch.skipped[0].code == 4
     assert sha(memory / "project_auth.md") == before
-    apply.unprotect(memory, "project_auth.md", "decision was reversed", now=NOW)
-    apply.withdraw(memory, WithdrawRequest("project_auth.md", "x"), snapshot=snap, now=NOW)
+    unprotect(memory, "project_auth.md", "decision was reversed", now=NOW)
+    withdraw(memory, WithdrawRequest("project_auth.md", "x"), snapshot=snap, now=NOW)
     changes = [(c.change, c.entry, c.reason) for c in read_log(memory).changes]
     assert changes == [("protected", "`project_auth.md`", "architecture decision"),
                        ("unprotected", "`project_auth.md`", "decision was reversed")]
@@ -99,15 +105,15 @@ def test_protected_entries_are_refused_by_every_command_until_unprotected(
 
 def test_warns_when_more_than_30_percent_are_protected(memory: Path) -> None:
     (memory / "user_role.md").write_text(topic("role", "backend dev", type_="user"))
-    assert apply.protect(memory, "project_auth.md", "a", now=NOW).warnings == ()
-    result = apply.protect(memory, "project_ci.md", "b", now=NOW)
+    assert protect(memory, "project_auth.md", "a", now=NOW).warnings == ()
+    result = protect(memory, "project_ci.md", "b", now=NOW)
     assert any("2 of 4 entries (50%)" in w for w in result.warnings)
 
 
 def test_a_file_changed_since_the_plan_is_skipped(memory: Path, snap: Snapshot) -> None:
     planned = sha(memory / "project_ci.md")
     (memory / "project_ci.md").write_text(topic("ci", "Claude Code edited this"))
-    batch = apply.withdraw_many(memory, [
+    batch = withdraw_many(memory, [
         WithdrawRequest("project_ci.md", "x", expected_sha256=planned),
         WithdrawRequest("project_auth.md", "y", expected_sha256=sha(memory / "project_auth.md")),
     ], snapshot=snap, now=NOW)
@@ -122,14 +128,14 @@ def test_no_write_without_a_verified_snapshot_of_this_pass(memory: Path, tmp_pat
                       taken_at=NOW, files=0)
     for snapshot in (None, forged):
         with pytest.raises(RefusedError):
-            apply.withdraw(memory, WithdrawRequest("project_ci.md", "x"),
+            withdraw(memory, WithdrawRequest("project_ci.md", "x"),
                            snapshot=snapshot, now=NOW)  # type: ignore[arg-type]
     assert (memory / "project_ci.md").exists()
 
 
 def test_inoculate_only_keeps_the_original_and_points_at_it(memory: Path,
                                                             snap: Snapshot) -> None:
-    result = apply.inoculate(memory, "project_ci.md", Inoculation(
+    result = inoculate(memory, "project_ci.md", Inoculation(
         "Jenkins is the CI", "pipeline moved in March", "Jenkins was retired",
         "old Jenkinsfile in git history", period="2024 to 2026-03"), snapshot=snap, now=NOW)
     (done,) = result.applied
@@ -146,7 +152,7 @@ def test_inoculate_only_keeps_the_original_and_points_at_it(memory: Path,
 
 def test_withdraw_and_inoculate_makes_three_artifacts_and_one_row(memory: Path,
                                                                   snap: Snapshot) -> None:
-    apply.inoculate(memory, "project_ci.md", Inoculation("p", "e", "r", "d"), snapshot=snap,
+    inoculate(memory, "project_ci.md", Inoculation("p", "e", "r", "d"), snapshot=snap,
                     now=NOW, withdraw=WithdrawRequest("project_ci.md", "abandoned",
                                                       "5i-abandoned-strategy"))
     (row,) = read_log(memory).rows
@@ -163,9 +169,9 @@ def test_withdraw_and_inoculate_makes_three_artifacts_and_one_row(memory: Path,
 def test_restore_is_the_inverse_of_withdraw_and_inoculate(memory: Path,
                                                           snap: Snapshot) -> None:
     before = {p.name: p.read_bytes() for p in memory.iterdir()}
-    apply.inoculate(memory, "project_ci.md", Inoculation("p", "e", "r", "d"), snapshot=snap,
+    inoculate(memory, "project_ci.md", Inoculation("p", "e", "r", "d"), snapshot=snap,
                     now=NOW, withdraw=WithdrawRequest("project_ci.md", "x"))
-    result = apply.restore(memory, "2026-11-29-01", now=NOW, reason="still used")
+    result = restore(memory, "2026-11-29-01", now=NOW, reason="still used")
     assert "removed the SUPERSEDED file superseded_project-ci.md" in result.applied[0].message
     assert not (memory / "superseded_project-ci.md").exists()
     assert (memory / "project_ci.md").read_bytes() == before["project_ci.md"]
@@ -173,15 +179,15 @@ def test_restore_is_the_inverse_of_withdraw_and_inoculate(memory: Path,
     (change,) = read_log(memory).changes
     assert (change.change, change.register_id) == ("restored", "2026-11-29-01")
     with pytest.raises(BadInputError, match="already restored"):
-        apply.restore(memory, "2026-11-29-01", now=NOW)
+        restore(memory, "2026-11-29-01", now=NOW)
 
 
 def test_restore_leaves_a_counter_memory_someone_edited(memory: Path, snap: Snapshot) -> None:
-    apply.inoculate(memory, "project_ci.md", Inoculation("p", "e", "r", "d"), snapshot=snap,
+    inoculate(memory, "project_ci.md", Inoculation("p", "e", "r", "d"), snapshot=snap,
                     now=NOW, withdraw=WithdrawRequest("project_ci.md", "x"))
     counter = memory / "superseded_project-ci.md"
     counter.write_bytes(counter.read_bytes() + b"A note added by hand.\n")
-    result = apply.restore(memory, "2026-11-29-01", now=NOW)
+    result = restore(memory, "2026-11-29-01", now=NOW)
     assert "superseded_project-ci.md was left in place" in result.applied[0].message
     assert counter.exists() and "](superseded_project-ci.md)" in (memory / "MEMORY.md").read_text()
     assert "- [CI](project_ci.md) — pipeline\n" in (memory / "MEMORY.md").read_text()
@@ -190,21 +196,21 @@ def test_restore_leaves_a_counter_memory_someone_edited(memory: Path, snap: Snap
 def test_register_ids_and_tombstone_names_are_never_reused(memory: Path,
                                                           snap: Snapshot) -> None:
     request = WithdrawRequest("project_ci.md", "x")
-    apply.withdraw(memory, request, snapshot=snap, now=NOW)
-    apply.restore(memory, "2026-11-29-01", now=NOW)
-    again = apply.withdraw(memory, request, snapshot=snap, now=NOW)
+    withdraw(memory, request, snapshot=snap, now=NOW)
+    restore(memory, "2026-11-29-01", now=NOW)
+    again = withdraw(memory, request, snapshot=snap, now=NOW)
     assert again.applied[0].register_id == "2026-11-29-02"
     assert again.applied[0].tombstone == "deaccessioned/project_ci.2026-11-29-02.md"
-    apply.restore(memory, "2026-11-29-02", now=NOW)
+    restore(memory, "2026-11-29-02", now=NOW)
     assert (memory / "MEMORY.md").read_text() == INDEX
 
 
 def test_restore_falls_back_to_the_snapshot_when_the_tombstone_is_gone(
         memory: Path, snap: Snapshot) -> None:
     original = (memory / "project_auth.md").read_bytes()
-    apply.withdraw(memory, WithdrawRequest("project_auth.md", "x"), snapshot=snap, now=NOW)
+    withdraw(memory, WithdrawRequest("project_auth.md", "x"), snapshot=snap, now=NOW)
     (memory / "deaccessioned" / "project_auth.md").unlink()
-    result = apply.restore(memory, "2026-11-29-01", now=NOW)
+    result = restore(memory, "2026-11-29-01", now=NOW)
     assert (memory / "project_auth.md").read_bytes() == original
     assert (memory / "MEMORY.md").read_text() == INDEX
     (finding,) = result.findings
@@ -217,7 +223,7 @@ def test_update_rewrites_body_description_and_index_line_and_restore_reverts_it(
     (memory / "MEMORY.md").write_text(INDEX.replace("— pipeline", "— Jenkins pipeline"))
     before = {p.name: p.read_bytes() for p in memory.iterdir()}
     planned = sha(memory / "project_ci.md")
-    done = apply.update_entry(memory, "project_ci.md", "GitHub Actions builds",
+    done = update_entry(memory, "project_ci.md", "GitHub Actions builds",
                               reason="CI moved", snapshot=snap, now=NOW,
                               expected_sha256=planned)
     text = (memory / "project_ci.md").read_text()
@@ -234,26 +240,26 @@ def test_update_rewrites_body_description_and_index_line_and_restore_reverts_it(
     stone = parse_tombstone((memory / row.tombstone).read_bytes())
     assert stone.original == before["project_ci.md"] and stone.header.is_update
     with pytest.raises(RefusedError, match="changed since the plan"):
-        apply.update_entry(memory, "project_ci.md", "again", reason="x", snapshot=snap,
+        update_entry(memory, "project_ci.md", "again", reason="x", snapshot=snap,
                            now=NOW, expected_sha256=planned)
-    apply.restore(memory, "2026-11-29-01", now=NOW)
+    restore(memory, "2026-11-29-01", now=NOW)
     for name in ("project_ci.md", "MEMORY.md"):
         assert (memory / name).read_bytes() == before[name]
 
 
 def test_a_file_edited_after_an_update_is_not_reverted(memory: Path, snap: Snapshot) -> None:
-    apply.update_entry(memory, "project_ci.md", "GitHub Actions builds", reason="CI moved",
+    update_entry(memory, "project_ci.md", "GitHub Actions builds", reason="CI moved",
                        snapshot=snap, now=NOW)
     (memory / "project_ci.md").write_text(topic("ci", "Claude wrote this since"))
     with pytest.raises(RefusedError, match="changed since the update"):
-        apply.restore(memory, "2026-11-29-01", now=NOW)
+        restore(memory, "2026-11-29-01", now=NOW)
     assert "Claude wrote this since" in (memory / "project_ci.md").read_text()
 
 
 def test_bad_names_are_bad_input(memory: Path, snap: Snapshot) -> None:
     for name in ("MEMORY.md", "pruning-log.md", "../x.md", "sub/x.md", "missing.md"):
         with pytest.raises(BadInputError):
-            apply.withdraw(memory, WithdrawRequest(name, "x"), snapshot=snap, now=NOW)
+            withdraw(memory, WithdrawRequest(name, "x"), snapshot=snap, now=NOW)
 
 
 def test_a_full_disk_stops_the_batch_and_recover_finishes_the_step(
@@ -261,8 +267,8 @@ def test_a_full_disk_stops_the_batch_and_recover_finishes_the_step(
     import errno
     import os
 
-    from prune_memory.engine.steps import journal
-    from prune_memory.engine.steps.recovery import StepInterrupted
+    from prune_memory.engine import journal
+    from prune_memory.engine.journal import StepInterrupted
 
     writes = {"n": 0}
     real = atomic.write_all
@@ -278,12 +284,12 @@ def test_a_full_disk_stops_the_batch_and_recover_finishes_the_step(
     with monkeypatch.context() as patch:
         patch.setattr(atomic, "write_all", fill_up)
         with pytest.raises(StepInterrupted, match="No space left") as stopped:
-            apply.withdraw_many(memory, requests, snapshot=snap, now=NOW)
+            withdraw_many(memory, requests, snapshot=snap, now=NOW)
     assert stopped.value.exit_code == 4
     assert len(journal.pending(memory)) == 1
     assert all((memory / f).exists() for f in files)  # nothing leaves before the commit point
     assert not read_log(memory).rows
-    recovered, _ = apply.recover(memory)
+    recovered, _ = recover(memory)
     assert [s.status for s in recovered.steps] == ["done", "done", "done"]
     ids = [r.register_id for r in read_log(memory).rows]
     assert ids == ["2026-11-29-01", "2026-11-29-02", "2026-11-29-03"]
@@ -292,14 +298,14 @@ def test_a_full_disk_stops_the_batch_and_recover_finishes_the_step(
 
 
 def test_protect_and_unprotect_are_idempotent(memory: Path) -> None:
-    apply.protect(memory, "project_auth.md", "rationale", now=NOW)
+    protect(memory, "project_auth.md", "rationale", now=NOW)
     log = (memory / "pruning-log.md").read_bytes()
-    again = apply.protect(memory, "project_auth.md", "rationale", now=NOW)
+    again = protect(memory, "project_auth.md", "rationale", now=NOW)
     assert again.applied[0].status == "unchanged"
     assert (memory / "pruning-log.md").read_bytes() == log
-    apply.unprotect(memory, "project_auth.md", "reversed", now=NOW)
+    unprotect(memory, "project_auth.md", "reversed", now=NOW)
     log = (memory / "pruning-log.md").read_bytes()
-    assert apply.unprotect(memory, "project_auth.md", "x", now=NOW).applied[0].status == \
+    assert unprotect(memory, "project_auth.md", "x", now=NOW).applied[0].status == \
         "unchanged"
     assert (memory / "pruning-log.md").read_bytes() == log
 
@@ -322,9 +328,9 @@ def test_a_pointer_s_sub_items_leave_and_come_back_with_it(tmp_path: Path, index
         "MEMORY.md": index, "project_ci.md": topic("ci", "CI runs checks."),
         "project_auth.md": topic("auth", "Sessions live in cookies.")})
     snap = take_snapshot(memory, NOW)
-    apply.withdraw(memory, WithdrawRequest("project_ci.md", "x"), snapshot=snap, now=NOW)
+    withdraw(memory, WithdrawRequest("project_ci.md", "x"), snapshot=snap, now=NOW)
     assert (memory / "MEMORY.md").read_text() == after
-    apply.restore(memory, "2026-11-29-01", now=NOW)
+    restore(memory, "2026-11-29-01", now=NOW)
     assert (memory / "MEMORY.md").read_text() == index
 
 
@@ -345,7 +351,7 @@ def test_a_line_appended_while_an_update_is_written_is_kept(
 
     monkeypatch.setattr(atomic, "_write_temp", append_meanwhile)
     with pytest.raises(RefusedError, match="changed during the update"):
-        apply.update_entry(memory, "project_ci.md", "GitHub Actions builds", reason="moved",
+        update_entry(memory, "project_ci.md", "GitHub Actions builds", reason="moved",
                            snapshot=snap, now=NOW)
     text = target.read_bytes()
     assert b"GitHub Actions builds" in text and text.endswith(added)

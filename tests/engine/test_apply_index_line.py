@@ -9,12 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.engine import apply
-from prune_memory.engine.apply import Inoculation, WithdrawRequest
+from prune_memory.engine.inoculate import inoculate
+from prune_memory.engine.restore import restore
+from prune_memory.engine.results import WithdrawRequest
+from prune_memory.engine.session import recover
 from prune_memory.engine.superseded import parse_superseded
 from prune_memory.engine.tombstone import CONTRACT_FIELDS, parse_tombstone
+from prune_memory.engine.update import update_entry
+from prune_memory.engine.withdraw import withdraw, withdraw_many
 from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.model import INDEX_FILE, Entry, EntryKind, FindingCode
+from prune_memory.plan import Inoculation
 from prune_memory.procedure.reachability import scan
 from prune_memory.procedure.snapshot import Snapshot, take_snapshot
 from prune_memory.store.loader import load_memory_dir
@@ -79,10 +84,10 @@ def test_each_fact_comes_back_byte_identical(tmp_path: Path, shape: str) -> None
     assert facts(root), "the shape must hold inline facts"
     for entry in facts(root):
         snap = take_snapshot(root, NOW)
-        done = apply.withdraw(root, request(entry), snapshot=snap, now=NOW)
+        done = withdraw(root, request(entry), snapshot=snap, now=NOW)
         index = (root / INDEX_FILE).read_bytes()
         assert len(index) < len(SHAPES[shape])
-        apply.restore(root, done.register_ids[0], now=NOW)
+        restore(root, done.register_ids[0], now=NOW)
         assert (root / INDEX_FILE).read_bytes() == SHAPES[shape], entry.file
 
 
@@ -90,7 +95,7 @@ def test_each_fact_comes_back_byte_identical(tmp_path: Path, shape: str) -> None
 def test_a_batch_of_every_fact_then_restores_in_any_order(tmp_path: Path, shape: str) -> None:
     root = build(tmp_path / "memory", SHAPES[shape])
     entries = facts(root)
-    result = apply.withdraw_many(root, [request(e) for e in entries],
+    result = withdraw_many(root, [request(e) for e in entries],
                                  snapshot=take_snapshot(root, NOW), now=NOW)
     assert not result.skipped and len(result.applied) == len(entries)
     assert facts(root) == []  # every inline fact left; the topic lines stayed
@@ -98,7 +103,7 @@ def test_a_batch_of_every_fact_then_restores_in_any_order(tmp_path: Path, shape:
     ids = list(result.register_ids)
     random.Random(shape).shuffle(ids)
     for register_id in ids:
-        apply.restore(root, register_id, now=NOW)
+        restore(root, register_id, now=NOW)
     assert (root / INDEX_FILE).read_bytes() == SHAPES[shape]
 
 
@@ -106,7 +111,7 @@ def test_tombstone_row_and_order_of_writes(memory: Path, snap: Snapshot,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     order: list[str] = []
     record_file_ops(monkeypatch, order)
-    result = apply.withdraw(memory, request(fact(memory, "MEMORY.md#L5"), "only true once"),
+    result = withdraw(memory, request(fact(memory, "MEMORY.md#L5"), "only true once"),
                             snapshot=snap, now=NOW)
     assert [s for s in order if not s.split()[1].startswith("step-")] == [
         "write MEMORY.md-L5.md", "write pruning-log.md", "write MEMORY.md"]
@@ -134,13 +139,13 @@ def test_a_secret_in_the_line_leaves_the_directory_and_comes_back(tmp_path: Path
     token = "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789"
     index = f"# M\n- CI token {token} for deploys\n- Deploys on Tuesdays\n".encode()
     root = build(tmp_path / "memory", index)
-    done = apply.withdraw(root, request(fact(root, "MEMORY.md#L2")),
+    done = withdraw(root, request(fact(root, "MEMORY.md#L2")),
                           snapshot=take_snapshot(root, NOW), now=NOW)
     log = (root / "pruning-log.md").read_text()
     assert token not in log and "ghp_…" in log
     assert not [p for p in root.rglob("*") if p.is_file() and token.encode() in p.read_bytes()]
     assert done.applied[0].vault and "rotate" in done.applied[0].message
-    apply.restore(root, done.register_ids[0], now=NOW)
+    restore(root, done.register_ids[0], now=NOW)
     assert (root / INDEX_FILE).read_bytes() == index
 
 
@@ -156,14 +161,14 @@ def test_redacting_a_secret_in_a_line_keeps_its_other_facts_and_the_original_in_
     index = f"# M\n{line}\n- Deploys on Tuesdays\n".encode()
     root = build(tmp_path / "memory", index)
     entry = fact(root, "MEMORY.md#L2")
-    done = apply.update_entry(root, "MEMORY.md#L2", mask_text(line), reason="redacted",
+    done = update_entry(root, "MEMORY.md#L2", mask_text(line), reason="redacted",
                               snapshot=take_snapshot(root, NOW), now=NOW,
                               expected_sha256=entry.sha256, rule="secret")
     now = (root / INDEX_FILE).read_text()
     assert "- CI posts with [github-token ghp_… (40 chars)]; builds take 4 minutes" in now
     assert "- Deploys on Tuesdays" in now
     assert not [p for p in root.rglob("*") if p.is_file() and token.encode() in p.read_bytes()]
-    apply.restore(root, done.register_ids[0], now=NOW)
+    restore(root, done.register_ids[0], now=NOW)
     assert (root / INDEX_FILE).read_bytes() == index
 
 
@@ -172,7 +177,7 @@ def test_a_line_changed_since_the_plan_is_refused(memory: Path) -> None:
     (memory / INDEX_FILE).write_text(SECTIONS.replace("Tuesdays", "Wednesdays"))
     before = (memory / INDEX_FILE).read_bytes()
     with pytest.raises(RefusedError, match="changed since the plan") as refused:
-        apply.withdraw(memory, request(planned), snapshot=take_snapshot(memory, NOW), now=NOW)
+        withdraw(memory, request(planned), snapshot=take_snapshot(memory, NOW), now=NOW)
     assert refused.value.exit_code == 4
     assert (memory / INDEX_FILE).read_bytes() == before
     assert not (memory / "deaccessioned").exists() and read_log(memory).rows == ()
@@ -182,7 +187,7 @@ def test_a_line_edited_after_the_snapshot_is_skipped_and_the_batch_goes_on(
         memory: Path, snap: Snapshot) -> None:
     deploys, staging = fact(memory, "MEMORY.md#L5"), fact(memory, "MEMORY.md#L10")
     (memory / INDEX_FILE).write_text(SECTIONS.replace("Tuesdays", "Wednesdays"))
-    result = apply.withdraw_many(memory, [request(deploys), request(staging)], snapshot=snap,
+    result = withdraw_many(memory, [request(deploys), request(staging)], snapshot=snap,
                                  now=NOW)
     (skipped,) = result.skipped
     assert (skipped.file, skipped.code) == ("MEMORY.md#L5", 4)
@@ -197,7 +202,7 @@ def test_lines_added_or_removed_around_the_fact_are_followed(memory: Path,
     planned = fact(memory, "MEMORY.md#L8")
     moved = SECTIONS.replace("# Memory\n\n", "# Memory\n- Added by a session meanwhile\n\n")
     (memory / INDEX_FILE).write_text(moved)
-    apply.withdraw(memory, request(planned), snapshot=snap, now=NOW)
+    withdraw(memory, request(planned), snapshot=snap, now=NOW)
     assert (memory / INDEX_FILE).read_text() == moved.replace(
         "- Working on the flaky test today\n", "")
 
@@ -205,7 +210,7 @@ def test_lines_added_or_removed_around_the_fact_are_followed(memory: Path,
 def test_a_mixed_batch_of_topics_and_facts(memory: Path, snap: Snapshot) -> None:
     requests = [WithdrawRequest("project_auth.md", "gone"), request(fact(memory, "MEMORY.md#L5")),
                 WithdrawRequest("project_ci.md", "gone"), request(fact(memory, "MEMORY.md#L10"))]
-    result = apply.withdraw_many(memory, requests, snapshot=snap, now=NOW)
+    result = withdraw_many(memory, requests, snapshot=snap, now=NOW)
     assert [a.status for a in result.applied] == ["done"] * 4
     assert (memory / INDEX_FILE).read_text() == (
         "# Memory\n\n## Project\n\n## Notes\n- Working on the flaky test today\n")
@@ -218,7 +223,7 @@ def test_a_line_that_is_not_an_inline_fact_is_bad_input(memory: Path, snap: Snap
                                                         file: str) -> None:
     before = (memory / INDEX_FILE).read_bytes()
     with pytest.raises(BadInputError):
-        apply.withdraw(memory, WithdrawRequest(file, "x"), snapshot=snap, now=NOW)
+        withdraw(memory, WithdrawRequest(file, "x"), snapshot=snap, now=NOW)
     assert (memory / INDEX_FILE).read_bytes() == before
 
 
@@ -226,7 +231,7 @@ def test_withdraw_and_inoculate_a_fact(memory: Path, snap: Snapshot) -> None:
     ino = Inoculation("deploy only on Tuesdays", "the freeze ended in March",
                       "deploys go out daily now", "an old release calendar")
     entry = fact(memory, "MEMORY.md#L5")
-    result = apply.inoculate(memory, entry.file, ino, snapshot=snap, now=NOW,
+    result = inoculate(memory, entry.file, ino, snapshot=snap, now=NOW,
                              withdraw=request(entry), expected_sha256=entry.sha256)
     (done,) = result.applied
     assert done.superseded == "superseded_deploys-go-out-on-tuesdays.md"
@@ -237,7 +242,7 @@ def test_withdraw_and_inoculate_a_fact(memory: Path, snap: Snapshot) -> None:
                                "(superseded_deploys-go-out-on-tuesdays.md)")
     assert "- Deploys go out on Tuesdays" not in lines
     assert read_log(memory).rows[0].superseded_by == done.superseded
-    restored = apply.restore(memory, done.register_id or "", now=NOW)
+    restored = restore(memory, done.register_id or "", now=NOW)
     assert "removed the SUPERSEDED file" in restored.applied[0].message
     assert not (memory / done.superseded).exists()
     assert (memory / INDEX_FILE).read_text() == SECTIONS
@@ -246,10 +251,10 @@ def test_withdraw_and_inoculate_a_fact(memory: Path, snap: Snapshot) -> None:
 def test_inoculate_only_and_a_multi_line_update_of_a_fact_are_refused_clearly(
         memory: Path, snap: Snapshot) -> None:
     with pytest.raises(BadInputError, match="only together with its withdrawal"):
-        apply.inoculate(memory, "MEMORY.md#L5", Inoculation("p", "e", "r", "d"),
+        inoculate(memory, "MEMORY.md#L5", Inoculation("p", "e", "r", "d"),
                         snapshot=snap, now=NOW)
     with pytest.raises(BadInputError, match="is one non-empty line"):
-        apply.update_entry(memory, "MEMORY.md#L5", "two\nlines", reason="x", snapshot=snap,
+        update_entry(memory, "MEMORY.md#L5", "two\nlines", reason="x", snapshot=snap,
                            now=NOW)
     assert (memory / INDEX_FILE).read_text() == SECTIONS
 
@@ -260,18 +265,18 @@ def test_scan_stays_clean(memory: Path, snap: Snapshot) -> None:
         return scan(load_memory_dir(memory), register).clean
 
     assert clean()
-    result = apply.withdraw_many(memory, [request(e) for e in facts(memory)], snapshot=snap,
+    result = withdraw_many(memory, [request(e) for e in facts(memory)], snapshot=snap,
                                  now=NOW)
     assert clean()
-    apply.restore(memory, result.register_ids[1], now=NOW)
+    restore(memory, result.register_ids[1], now=NOW)
     assert clean()
 
 
 def test_restore_falls_back_to_the_snapshot_index(memory: Path, snap: Snapshot) -> None:
-    done = apply.withdraw(memory, request(fact(memory, "MEMORY.md#L8")), snapshot=snap,
+    done = withdraw(memory, request(fact(memory, "MEMORY.md#L8")), snapshot=snap,
                           now=NOW)
     (memory / "deaccessioned" / "MEMORY.md-L8.md").unlink()
-    result = apply.restore(memory, done.register_ids[0], now=NOW)
+    result = restore(memory, done.register_ids[0], now=NOW)
     assert (memory / INDEX_FILE).read_text() == SECTIONS
     (finding,) = result.findings
     assert finding.code is FindingCode.MALFORMED
@@ -279,22 +284,23 @@ def test_restore_falls_back_to_the_snapshot_index(memory: Path, snap: Snapshot) 
 
 def test_the_same_line_withdrawn_twice_gets_a_second_name(memory: Path,
                                                           snap: Snapshot) -> None:
-    first = apply.withdraw(memory, request(fact(memory, "MEMORY.md#L5")), snapshot=snap,
+    first = withdraw(memory, request(fact(memory, "MEMORY.md#L5")), snapshot=snap,
                            now=NOW)
-    apply.restore(memory, first.register_ids[0], now=NOW)
-    again = apply.withdraw(memory, request(fact(memory, "MEMORY.md#L5")),
+    restore(memory, first.register_ids[0], now=NOW)
+    again = withdraw(memory, request(fact(memory, "MEMORY.md#L5")),
                            snapshot=take_snapshot(memory, NOW), now=NOW)
     assert again.applied[0].tombstone == "deaccessioned/MEMORY.md-L5.2026-11-29-02.md"
-    apply.restore(memory, again.register_ids[0], now=NOW)
+    restore(memory, again.register_ids[0], now=NOW)
     with pytest.raises(BadInputError, match="already restored"):
-        apply.restore(memory, again.register_ids[0], now=NOW)
+        restore(memory, again.register_ids[0], now=NOW)
     assert (memory / INDEX_FILE).read_text() == SECTIONS
 
 
 def test_a_fact_in_the_index_is_updated_and_restored_line_for_line(tmp_path: Path) -> None:
     """The code map says 20 lines, the file has 40: the fact's line is swapped, registered,
     and `restore` swaps it back; every other byte of MEMORY.md stays as it was."""
-    from prune_memory.engine import apply
+    from prune_memory.engine.restore import restore
+    from prune_memory.engine.update import update_entry
     from prune_memory.procedure.snapshot import take_snapshot
     from prune_memory.store.pruninglog import read_log
 
@@ -303,14 +309,14 @@ def test_a_fact_in_the_index_is_updated_and_restored_line_for_line(tmp_path: Pat
     root.mkdir()
     (root / "MEMORY.md").write_bytes(index.encode())
     now = datetime(2026, 11, 29, 12, tzinfo=UTC)
-    done = apply.update_entry(root, "MEMORY.md#L2", "- `util.py` (40 lines) — helpers",
+    done = update_entry(root, "MEMORY.md#L2", "- `util.py` (40 lines) — helpers",
                               reason="wc -l says 40", snapshot=take_snapshot(root, now),
                               now=now)
     (applied,) = done.applied
     assert (root / "MEMORY.md").read_bytes() == index.replace("(20 lines)", "(40 lines)").encode()
     (row,) = read_log(root).rows
     assert row.register_id == applied.register_id and "updated" in row.reason
-    apply.restore(root, applied.register_id, now=now)
+    restore(root, applied.register_id, now=now)
     assert (root / "MEMORY.md").read_bytes() == index.encode()
 
 
@@ -318,8 +324,8 @@ def test_an_interrupted_fact_update_is_finished_by_recover(tmp_path: Path,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     import errno
 
-    from prune_memory.engine.steps import update as step_update
-    from prune_memory.engine.steps.recovery import StepInterrupted
+    from prune_memory.engine import update as step_update
+    from prune_memory.engine.journal import StepInterrupted
     from prune_memory.procedure.snapshot import take_snapshot
 
     root = tmp_path / "memory"
@@ -333,10 +339,10 @@ def test_an_interrupted_fact_update_is_finished_by_recover(tmp_path: Path,
 
     monkeypatch.setattr(step_update, "rewrite_lines", full_disk)
     with pytest.raises(StepInterrupted):
-        apply.update_entry(root, "MEMORY.md#L2", "- `a.py` (40 lines) — helpers",
+        update_entry(root, "MEMORY.md#L2", "- `a.py` (40 lines) — helpers",
                            reason="x", snapshot=snapshot, now=NOW)
     assert "(20 lines)" in (root / "MEMORY.md").read_text()  # committed, not yet swapped
     monkeypatch.setattr(step_update, "rewrite_lines", real)
-    apply.recover(root)
+    recover(root)
     assert (root / "MEMORY.md").read_text() == "# Map\n- `a.py` (40 lines) — helpers\n"
     assert len(read_log(root).rows) == 1

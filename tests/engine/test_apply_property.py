@@ -12,8 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from prune_memory.engine import apply
-from prune_memory.engine.apply import WithdrawRequest
+from prune_memory.engine.restore import restore
+from prune_memory.engine.results import WithdrawRequest
+from prune_memory.engine.withdraw import withdraw_many
 from prune_memory.model import LOG_FILE, TOMBSTONE_DIR
 from prune_memory.procedure.snapshot import take_snapshot
 
@@ -59,12 +60,12 @@ def _round_trip(case: Case) -> None:
             (root / name).write_bytes(data)
         before = _tree(root)
         snap = take_snapshot(root, NOW)
-        result = apply.withdraw_many(root, [WithdrawRequest(f, "generated") for f in
+        result = withdraw_many(root, [WithdrawRequest(f, "generated") for f in
                                             withdraw_order], snapshot=snap, now=NOW)
         assert result.skipped == ()
         ids = dict(zip(withdraw_order, result.register_ids, strict=True))
         for n, name in enumerate(restore_order):
-            apply.restore(root, ids[name], now=NOW + timedelta(minutes=n))
+            restore(root, ids[name], now=NOW + timedelta(minutes=n))
         assert _tree(root) == before
 
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from prune_memory.engine.change_preview import preview
+from prune_memory.engine.preview import preview
 from prune_memory.model import Action
 from prune_memory.procedure.apply import as_changes
 from prune_memory.procedure.finish import finish_pass

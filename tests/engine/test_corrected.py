@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.engine import apply
-from prune_memory.engine.edits.corrected import annotate
+from prune_memory.engine.update import annotate, update_entry
 from prune_memory.procedure.finish import finish_pass
 from prune_memory.procedure.options import PassOptions
 from prune_memory.procedure.pipeline import build_plan
@@ -73,7 +72,7 @@ def test_an_applied_drift_correction_is_marked(tmp_path: Path) -> None:
 def test_only_drift_corrections_are_marked(tmp_path: Path, rule: str, marked: bool) -> None:
     root = write_tree(tmp_path / "m", {"MEMORY.md": "# M\n- [A](a.md) — a\n",
                                        "a.md": topic("a", "Old wording.")})
-    apply.update_entry(root, "a.md", "New wording.", reason="tidy", rule=rule,
+    update_entry(root, "a.md", "New wording.", reason="tidy", rule=rule,
                        snapshot=take_snapshot(root, NOW, tmp_path / "s"), now=NOW)
     assert ("New wording. [corrected 2026-10-05]" in (root / "a.md").read_text()) is marked
 
@@ -91,7 +90,7 @@ def test_rebuild_advice_past_a_fifth(tmp_path: Path) -> None:
 def test_a_change_inside_a_wrapped_paragraph_is_marked_where_the_paragraph_ends() -> None:
     from datetime import UTC, datetime
 
-    from prune_memory.engine.edits.corrected import annotate
+    from prune_memory.engine.update import annotate
     old = ("Cookies are signed in `api/auth.py`. The key comes from the\n"
            "vault at start-up.\n\n- other item\n")
     new = old.replace("api/auth.py", "api/auth/session.py")

@@ -24,9 +24,13 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.engine import apply
-from prune_memory.engine.steps import journal
+from prune_memory.engine import journal
+from prune_memory.engine.inoculate import inoculate
+from prune_memory.engine.restore import restore
+from prune_memory.engine.session import recover
 from prune_memory.engine.tombstone import Tombstone, parse_tombstone
+from prune_memory.engine.update import update_entry
+from prune_memory.engine.withdraw import withdraw, withdraw_many
 from prune_memory.model import INDEX_FILE, MemoryDir
 from prune_memory.procedure.reachability import scan
 from prune_memory.store.loader import load_memory_dir
@@ -171,7 +175,7 @@ def crash_trials(tmp_path: Path, trials: int, window: float,
         assert len(pending) <= 1  # at most the one step the kill interrupted
         landed.add((len(list(root.glob("deaccessioned/*"))), len(read_log(root).rows),
                     sum(not (root / n).exists() for n in originals)))
-        apply.recover(root)
+        recover(root)
         withdrawn_after.append(assert_whole(root, originals, baseline))
         interrupted += len(pending)
     if os.environ.get("PRUNE_MEMORY_CRASH_STATS"):
@@ -190,7 +194,7 @@ def test_sigkill_at_every_step_of_a_batch_then_recover(tmp_path: Path) -> None:
         baseline = scan_view(load_memory_dir(root))
         _, finished = run_to_step(root, "-", sorted(originals), step)
         assert len(journal.pending(root)) <= (0 if finished else 1)
-        apply.recover(root)
+        recover(root)
         withdrawn = assert_whole(root, originals, baseline)
         if finished:
             assert withdrawn == entries and step > 2 * entries  # two or more steps each
@@ -210,7 +214,7 @@ def test_sigkill_at_chosen_steps_of_a_large_batch_then_recover(tmp_path: Path) -
         baseline = scan_view(load_memory_dir(root))
         _, finished = run_to_step(root, "-", sorted(originals), step)
         assert not finished
-        apply.recover(root)
+        recover(root)
         withdrawn.append(assert_whole(root, originals, baseline))
         shutil.rmtree(root)
     assert withdrawn[0] == 0 and withdrawn[-1] == ENTRIES
@@ -244,12 +248,14 @@ def test_a_batch_left_alone_finishes(tmp_path: Path) -> None:
     shutil.rmtree(root)
 
 
-@pytest.mark.parametrize("op", ["withdraw", "withdraw+inoculate", "restore", "update"])
+@pytest.mark.parametrize("op", ["withdraw", "withdraw+inoculate", "restore", "update",
+                                "inoculate", "revert"])
 def test_every_crash_point_of_a_step_recovers(tmp_path: Path, op: str,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     from datetime import UTC, datetime
 
-    from prune_memory.engine.apply import Inoculation, WithdrawRequest
+    from prune_memory.engine.results import WithdrawRequest
+    from prune_memory.plan import Inoculation
     from prune_memory.procedure.snapshot import take_snapshot
 
     now = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
@@ -258,27 +264,32 @@ def test_every_crash_point_of_a_step_recovers(tmp_path: Path, op: str,
         originals = build_small(root)
         snap = take_snapshot(root, now)
         if op == "restore":
-            apply.withdraw(root, WithdrawRequest("b.md", "x"), snapshot=snap, now=now)
+            withdraw(root, WithdrawRequest("b.md", "x"), snapshot=snap, now=now)
+        if op == "revert":
+            update_entry(root, "b.md", "new body", reason="x", snapshot=snap, now=now)
         with monkeypatch.context() as patch:
             die_after(patch, budget)
             try:
-                if op == "restore":
-                    apply.restore(root, "2026-11-29-01", now=now)
+                if op in ("restore", "revert"):
+                    restore(root, "2026-11-29-01", now=now)
+                elif op == "inoculate":
+                    inoculate(root, "b.md", Inoculation("p", "e", "r", "d"), snapshot=snap,
+                              now=now)
                 elif op == "update":
-                    apply.update_entry(root, "b.md", "new body", reason="x", snapshot=snap,
+                    update_entry(root, "b.md", "new body", reason="x", snapshot=snap,
                                        now=now)
                 else:
                     ino = Inoculation("p", "e", "r", "d") if op != "withdraw" else None
                     request = WithdrawRequest("b.md", "x")
                     if ino:
-                        apply.inoculate(root, "b.md", ino, snapshot=snap, now=now,
+                        inoculate(root, "b.md", ino, snapshot=snap, now=now,
                                         withdraw=request)
                     else:
-                        apply.withdraw(root, request, snapshot=snap, now=now)
+                        withdraw(root, request, snapshot=snap, now=now)
                 finished = True
             except Killed:
                 finished = False
-        apply.recover(root)
+        recover(root)
         _assert_small_whole(root, originals, op)
         if finished:
             return
@@ -301,7 +312,14 @@ def _assert_small_whole(root: Path, originals: dict[str, bytes], op: str) -> Non
     restored = {c.register_id for c in read_log(root).changes if c.change == "restored"}
     here = (root / "b.md").read_bytes() if (root / "b.md").exists() else None
     live_stones = [s for rid, s in stones.items() if rid not in restored]
-    if op == "update":  # not done and no row, or done with the earlier version kept
+    if op == "revert":  # the updated text, or (restored) the original: never anything else
+        back = any(c.change == "restored" for c in read_log(root).changes)
+        assert here == originals["b.md"] if back else here is not None and b"new body" in here
+    elif op == "inoculate":  # the entry stays; its counter-memory is indexed or not there
+        assert here == originals["b.md"]
+        for counter in root.glob("superseded_*.md"):
+            assert f"({counter.name})".encode() in (root / INDEX_FILE).read_bytes()
+    elif op == "update":  # not done and no row, or done with the earlier version kept
         assert here is not None and len(rows) <= 1
         assert here == originals["b.md"] if not rows else \
             stones[rows[0].register_id].original == originals["b.md"]
@@ -324,7 +342,7 @@ def test_a_file_edited_between_crash_and_recover_is_kept(
     (budget 4) it is cancelled and logged. Either way the newer text stays, indexed."""
     from datetime import UTC, datetime
 
-    from prune_memory.engine.apply import WithdrawRequest
+    from prune_memory.engine.results import WithdrawRequest
     from prune_memory.procedure.snapshot import take_snapshot
 
     now = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
@@ -334,9 +352,9 @@ def test_a_file_edited_between_crash_and_recover_is_kept(
     with monkeypatch.context() as patch:
         die_after(patch, budget)  # journal, tombstone[, index, register row], then killed
         with pytest.raises(Killed):
-            apply.withdraw(root, WithdrawRequest("b.md", "x"), snapshot=snap, now=now)
+            withdraw(root, WithdrawRequest("b.md", "x"), snapshot=snap, now=now)
     (root / "b.md").write_bytes(b"edited by Claude Code meanwhile\n")
-    recovered, _ = apply.recover(root)
+    recovered, _ = recover(root)
     assert [s.status for s in recovered.steps] == [expected]
     assert (root / "b.md").read_bytes() == b"edited by Claude Code meanwhile\n"
     assert b"- [B](b.md) b\n" in (root / INDEX_FILE).read_bytes()
@@ -357,7 +375,7 @@ def test_every_crash_point_of_a_batch_recovers(tmp_path: Path,
     for what left."""
     from datetime import UTC, datetime
 
-    from prune_memory.engine.apply import WithdrawRequest
+    from prune_memory.engine.results import WithdrawRequest
     from prune_memory.procedure.snapshot import take_snapshot
 
     now = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
@@ -374,12 +392,12 @@ def test_every_crash_point_of_a_batch_recovers(tmp_path: Path,
         with monkeypatch.context() as patch:
             die_after(patch, budget)
             try:
-                apply.withdraw_many(root, [WithdrawRequest(f, "x") for f in going],
+                withdraw_many(root, [WithdrawRequest(f, "x") for f in going],
                                     snapshot=snap, now=now)
                 finished = True
             except Killed:
                 finished = False
-        apply.recover(root)
+        recover(root)
         rows = {row.register_id: row for row in read_log(root).rows}
         stones = {parse_tombstone((root / r.tombstone).read_bytes()).header.original_file: r
                   for r in rows.values()}

@@ -11,11 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.engine import apply
-from prune_memory.engine.apply import Inoculation, WithdrawRequest
-from prune_memory.engine.steps import journal
+from prune_memory.engine import journal
+from prune_memory.engine.inoculate import inoculate
+from prune_memory.engine.restore import restore
+from prune_memory.engine.results import WithdrawRequest
+from prune_memory.engine.session import recover
 from prune_memory.engine.tombstone import Tombstone, parse_tombstone
+from prune_memory.engine.withdraw import withdraw
 from prune_memory.model import INDEX_FILE
+from prune_memory.plan import Inoculation
 from prune_memory.procedure.reachability import scan
 from prune_memory.procedure.snapshot import take_snapshot
 from prune_memory.store.loader import load_memory_dir
@@ -73,12 +77,12 @@ def run_op(root: Path, op: str) -> None:
     snap = take_snapshot(root, NOW)
     request = WithdrawRequest(FILE, "session chatter", "1-ephemeral")
     if op == "restore":
-        apply.restore(root, "2026-11-29-01", now=NOW)
+        restore(root, "2026-11-29-01", now=NOW)
     elif op == "withdraw+inoculate":
-        apply.inoculate(root, FILE, Inoculation("p", "e", "r", "d"), snapshot=snap, now=NOW,
+        inoculate(root, FILE, Inoculation("p", "e", "r", "d"), snapshot=snap, now=NOW,
                         withdraw=request)
     else:
-        apply.withdraw(root, request, snapshot=snap, now=NOW)
+        withdraw(root, request, snapshot=snap, now=NOW)
 
 
 @pytest.mark.parametrize("op", ["withdraw", "withdraw+inoculate", "restore"])
@@ -96,7 +100,7 @@ def test_every_crash_point_recovers(tmp_path: Path, op: str,
                 finished = True
             except Killed:
                 finished = False
-        apply.recover(root)
+        recover(root)
         assert_whole(root)
         if finished:
             return
@@ -115,10 +119,10 @@ def test_a_line_edited_between_crash_and_recover(tmp_path: Path, monkeypatch: py
     with monkeypatch.context() as patch:
         die_after(patch, budget)
         with pytest.raises(Killed):
-            apply.withdraw(root, WithdrawRequest(FILE, "x"), snapshot=snap, now=NOW)
+            withdraw(root, WithdrawRequest(FILE, "x"), snapshot=snap, now=NOW)
     edited = INDEX.replace(b"Tuesdays", b"Wednesdays")
     (root / INDEX_FILE).write_bytes(edited)
-    recovered, _ = apply.recover(root)
+    recovered, _ = recover(root)
     assert [s.status for s in recovered.steps] == [status]
     assert (root / INDEX_FILE).read_bytes() == edited
     rows = read_log(root).rows
@@ -157,7 +161,7 @@ def test_sigkill_during_a_batch_of_facts_then_recover(tmp_path: Path) -> None:
     for _ in range(5):
         rng.shuffle(plan)
         manifest = run_trial(root, manifest, plan, rng.uniform(0, 0.4), no_fsync=True)
-        apply.recover(root)
+        recover(root)
         index = (root / INDEX_FILE).read_text().splitlines()
         stones = {s.header.original_file: s for s in live_tombstones(root).values()}
         for file, text in found.items():

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prune_memory.engine.edits import indexedit
-from prune_memory.engine.edits.index_batch import remove_entries
+from prune_memory.store import index_edit
+from prune_memory.store.index_edit import remove_entries
 
 FILES = [f"f{n}.md" for n in range(6)]
 SHAPES = [
@@ -33,7 +33,7 @@ def indexes(draw: st.DrawFn) -> tuple[bytes, list[str]]:
 def one_by_one(raw: bytes, files: list[str]) -> tuple[bytes, list[tuple[object, ...]]]:
     records = []
     for file in files:
-        raw, removed = indexedit.remove_entry(raw, file)
+        raw, removed = index_edit.remove_entry(raw, file)
         records.append(removed)
     return raw, records
 

@@ -7,9 +7,10 @@ from dataclasses import replace
 
 import pytest
 
-from prune_memory.engine.edits import indexedit, indexlines
-from prune_memory.engine.tombstone import IndexLineRecord, TombstoneHeader, tombstone_name
-from prune_memory.store.index_facts import index_line_number
+from prune_memory.engine.tombstone import TombstoneHeader, tombstone_name
+from prune_memory.store import index_edit
+from prune_memory.store.index import index_line_number
+from prune_memory.store.index_placement import IndexLineRecord
 
 
 @pytest.mark.parametrize(("old", "new", "at", "expected"), [
@@ -25,30 +26,30 @@ from prune_memory.store.index_facts import index_line_number
     ("AB", "AB", 5, None),
 ])
 def test_map_line(old: str, new: str, at: int, expected: int | None) -> None:
-    assert indexlines.map_line(list(old), list(new), at) == expected
+    assert index_edit.map_line(list(old), list(new), at) == expected
 
 
 def test_remove_line_takes_the_copy_nearest_its_place() -> None:
     raw = b"- same\n- other\n- same\n- same"
-    assert indexlines.remove_line(raw, "- same", 2) == b"- same\n- other\n- same"
-    assert indexlines.remove_line(raw, "- same", 3) == b"- same\n- other\n- same\n"
-    assert indexlines.remove_line(raw, "- same", 0) == b"- other\n- same\n- same"
-    assert indexlines.remove_line(raw, "- absent", 0) == raw
-    assert indexlines.count_line(raw, "- same") == 3
+    assert index_edit.remove_line(raw, "- same", 2) == b"- same\n- other\n- same"
+    assert index_edit.remove_line(raw, "- same", 3) == b"- same\n- other\n- same\n"
+    assert index_edit.remove_line(raw, "- same", 0) == b"- other\n- same\n- same"
+    assert index_edit.remove_line(raw, "- absent", 0) == raw
+    assert index_edit.count_line(raw, "- same") == 3
 
 
 def test_remove_line_can_leave_a_replacement_in_its_place() -> None:
     raw = b"# M\r\n- fact\r\n- [A](a.md)\r\n"
-    assert indexlines.remove_line(raw, "- fact", 1, "- [S](superseded_x.md)") == \
+    assert index_edit.remove_line(raw, "- fact", 1, "- [S](superseded_x.md)") == \
         b"# M\r\n- [S](superseded_x.md)\r\n- [A](a.md)\r\n"
 
 
 def test_insert_line_goes_back_beside_an_identical_copy() -> None:
     raw = b"# M\n- same\n- [A](a.md)\n- same\n"
-    index = indexedit.IndexText.parse(raw)
-    record = indexlines.line_record(index, 3)
-    taken = indexlines.remove_line(raw, "- same", 3)
-    assert indexlines.insert_line(taken, record) == raw
+    index = index_edit.IndexText.parse(raw)
+    record = index_edit.line_record(index, 3)
+    taken = index_edit.remove_line(raw, "- same", 3)
+    assert index_edit.insert_line(taken, record) == raw
 
 
 REPEATED = ["# M", "", "## A", "- [A](a.md) x"]  # lines that repeat but are never facts
@@ -63,24 +64,24 @@ def random_batch(seed: int, pool: list[str]) -> tuple[bytes, bytes, list[IndexLi
     eols[-1] = rng.choice(["", "\n"])
     raw = ("\ufeff" * rng.randint(0, 1) +
            "".join(a + b for a, b in zip(lines, eols, strict=True))).encode()
-    planned = indexedit.IndexText.parse(raw).lines
+    planned = index_edit.IndexText.parse(raw).lines
     facts = [n for n, line in enumerate(planned) if line.startswith("- ") and "](" not in line]
     now, records = raw, []
     for k, at in enumerate(rng.sample(facts, min(len(facts), rng.randint(1, 12)))):
-        current = indexedit.IndexText.parse(now)
-        here = indexlines.map_line(planned, current.lines, at)
+        current = index_edit.IndexText.parse(now)
+        here = index_edit.map_line(planned, current.lines, at)
         assert here is not None and current.lines[here] == planned[at]
-        record = indexlines.line_record(current, here)
+        record = index_edit.line_record(current, here)
         records.append(replace(record, seq=f"2026-11-29-{k + 1:02d}"))
-        now = indexlines.remove_line(now, planned[at], here)
-    assert len(indexedit.IndexText.parse(now).lines) == len(planned) - len(records)
+        now = index_edit.remove_line(now, planned[at], here)
+    assert len(index_edit.IndexText.parse(now).lines) == len(planned) - len(records)
     return raw, now, records
 
 
 def put_back(now: bytes, records: list[IndexLineRecord], order: list[IndexLineRecord]) -> bytes:
     restored: set[str] = set()
     for record in order:
-        now = indexlines.insert_line(now, record, [r for r in records if r is not record],
+        now = index_edit.insert_line(now, record, [r for r in records if r is not record],
                                     restored)
         restored.add(record.seq)
     return now

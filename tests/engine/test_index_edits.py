@@ -7,10 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prune_memory.engine.edits import indexedit
-from prune_memory.engine.edits.index_links import linking_lines, normalize_target
-from prune_memory.engine.tombstone import IndexLineRecord
-from prune_memory.store.index import parse_index
+from prune_memory.store import index_edit
+from prune_memory.store.index import linking_lines, normalize_target, parse_index
+from prune_memory.store.index_placement import IndexLineRecord
 
 INDEX = (
     "# Memory\n\n## Project\n"
@@ -60,14 +59,14 @@ def test_normalize_target() -> None:
 ])
 def test_remove_then_restore_is_byte_identical(raw: bytes) -> None:
     for file in ("a.md", "b.md"):
-        removed, records = indexedit.remove_entry(raw, file)
+        removed, records = index_edit.remove_entry(raw, file)
         assert file.encode() not in removed
-        assert indexedit.restore_lines(removed, records) == raw
+        assert index_edit.restore_lines(removed, records) == raw
 
 
 def test_remove_touches_only_the_lines_linking_the_file() -> None:
     raw = "# Mém\r\n\n- [A](a.md) x\r\n- [B](b.md) y\n\ttrailing  \n".encode()
-    removed, records = indexedit.remove_entry(raw, "a.md")
+    removed, records = index_edit.remove_entry(raw, "a.md")
     assert removed == "# Mém\r\n\n- [B](b.md) y\n\ttrailing  \n".encode()
     assert [r.text for r in records] == ["- [A](a.md) x"]
     assert records[0].prev == ("", "# Mém")
@@ -77,22 +76,22 @@ def test_remove_touches_only_the_lines_linking_the_file() -> None:
 
 def test_replacement_takes_the_place_of_the_first_removed_line() -> None:
     raw = b"# M\n- [A](a.md) x\n- [B](b.md) y\n"
-    new, _ = indexedit.remove_entry(raw, "a.md", replacement="- [S](superseded_a.md) s")
+    new, _ = index_edit.remove_entry(raw, "a.md", replacement="- [S](superseded_a.md) s")
     assert new == b"# M\n- [S](superseded_a.md) s\n- [B](b.md) y\n"
 
 
 def test_insert_after_entry_and_idempotence() -> None:
     raw = b"# M\n- [A](a.md) x\n- [B](b.md) y\n"
-    once = indexedit.insert_after_entry(raw, "a.md", "- [S](s.md) s")
+    once = index_edit.insert_after_entry(raw, "a.md", "- [S](s.md) s")
     assert once == b"# M\n- [A](a.md) x\n- [S](s.md) s\n- [B](b.md) y\n"
-    assert indexedit.insert_after_entry(once, "a.md", "- [S](s.md) s") == once
+    assert index_edit.insert_after_entry(once, "a.md", "- [S](s.md) s") == once
 
 
 def test_non_utf8_index_is_refused() -> None:
     from prune_memory.errors import RefusedError
 
     with pytest.raises(RefusedError):
-        indexedit.remove_entry(b"- [A](a.md) \xff\n", "a.md")
+        index_edit.remove_entry(b"- [A](a.md) \xff\n", "a.md")
 
 
 @st.composite
@@ -150,11 +149,11 @@ def _round_trip(raw: bytes, withdraw_order: list[str], restore_order: list[str])
     current = raw
     stones: dict[str, tuple[IndexLineRecord, ...]] = {}
     for n, file in enumerate(withdraw_order):
-        current, records = indexedit.remove_entry(current, file)
+        current, records = index_edit.remove_entry(current, file)
         stones[file] = tuple(replace(rec, seq=f"2026-01-01-{n + 1:02d}") for rec in records)
     for file in restore_order:
         hints = [rec for other, recs in stones.items() if other != file for rec in recs]
-        current = indexedit.restore_lines(current, stones[file], hints)
+        current = index_edit.restore_lines(current, stones[file], hints)
     assert current == raw
 
 
@@ -162,7 +161,7 @@ def _round_trip(raw: bytes, withdraw_order: list[str], restore_order: list[str])
                                   "[cfg]: <deploy notes.md>\n- [E](a\\_b.md)\n"])
 def test_the_files_linked_are_those_each_file_is_linked_by(text: str) -> None:
     raw = text.encode()
-    linked = indexedit.linked_files(raw)
+    linked = index_edit.linked_files(raw)
     for file in ("project_auth.md", "deploy notes.md", "my file.md", "dotted.md", "config.md",
                  "auth.md", "auth", "a_b.md", "cfg.md", "missing.md"):
-        assert (file in linked) == indexedit.links_file(raw, file), file
+        assert (file in linked) == index_edit.links_file(raw, file), file

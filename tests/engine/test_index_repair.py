@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from prune_memory.engine.edits.index_repair import drop_line, retarget_line
 from prune_memory.errors import RefusedError
+from prune_memory.store.index_edit import drop_line, retarget_line
 
 DANGLING = "- [Gone](gone.md) — a memory deleted by hand"
 INDEX = ("# Memory index\n"

@@ -9,9 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prune_memory.engine import apply
-from prune_memory.engine.apply import WithdrawRequest
-from prune_memory.engine.edits.wikilinks import (
+from prune_memory.engine.links import (
     LinkEdit,
     LinkIndex,
     markdown_pattern,
@@ -19,6 +17,10 @@ from prune_memory.engine.edits.wikilinks import (
     revert_edit,
     wiki_pattern,
 )
+from prune_memory.engine.restore import restore
+from prune_memory.engine.results import WithdrawRequest
+from prune_memory.engine.session import recover
+from prune_memory.engine.withdraw import withdraw, withdraw_many
 from prune_memory.procedure.snapshot import take_snapshot
 from tests.conftest import topic, write_tree
 from tests.faults import survives
@@ -42,7 +44,7 @@ def test_each_withdrawal_unlinks_its_own_links_and_its_restore_puts_them_back(
         memory: Path) -> None:
     hub = memory / "project_hub.md"
     before = hub.read_bytes()
-    done = apply.withdraw_many(memory, [WithdrawRequest("project_auth.md", "x"),
+    done = withdraw_many(memory, [WithdrawRequest("project_auth.md", "x"),
                                         WithdrawRequest("project_ci.md", "y")],
                                snapshot=take_snapshot(memory, NOW), now=NOW)
     text = hub.read_text()
@@ -50,10 +52,10 @@ def test_each_withdrawal_unlinks_its_own_links_and_its_restore_puts_them_back(
     assert "See auth (withdrawn, register 2026-11-29-01) and the CI notes (withdrawn, " \
            "register 2026-11-29-02)" in text
     assert [a.linked for a in done.applied] == [("project_hub.md",), ("project_hub.md",)]
-    apply.restore(memory, "2026-11-29-01", now=NOW)  # the older one first: out of order
+    restore(memory, "2026-11-29-01", now=NOW)  # the older one first: out of order
     text = hub.read_text()
     assert "See [[auth]] and the CI notes (withdrawn" in text and "[[auth#tokens]]" in text
-    apply.restore(memory, "2026-11-29-02", now=NOW)
+    restore(memory, "2026-11-29-02", now=NOW)
     assert hub.read_bytes() == before
 
 
@@ -64,20 +66,20 @@ def test_markdown_links_to_a_withdrawn_memory_are_unlinked_and_restored(
                                 "[tokens](./project_auth.md#tokens); [CI](project_ci.md) "
                                 "stays, and so does `[code](project_auth.md)`."))
     before = hub.read_bytes()
-    done = apply.withdraw(memory, WithdrawRequest("project_auth.md", "x"),
+    done = withdraw(memory, WithdrawRequest("project_auth.md", "x"),
                           snapshot=take_snapshot(memory, NOW), now=NOW)
     assert [a.linked for a in done.applied] == [("project_hub.md",)]
     text = hub.read_text()
     assert ("Read the auth notes (withdrawn, register 2026-11-29-01) and tokens (withdrawn, "
             "register 2026-11-29-01); [CI](project_ci.md) stays, and so does "
             "`[code](project_auth.md)`.") in text
-    apply.restore(memory, "2026-11-29-01", now=NOW)
+    restore(memory, "2026-11-29-01", now=NOW)
     assert hub.read_bytes() == before
 
 
 def test_files_leaving_in_the_same_batch_are_not_edited(memory: Path) -> None:
     before = (memory / "project_hub.md").read_bytes()
-    apply.withdraw_many(memory, [WithdrawRequest("project_auth.md", "x"),
+    withdraw_many(memory, [WithdrawRequest("project_auth.md", "x"),
                                  WithdrawRequest("project_hub.md", "y")],
                         snapshot=take_snapshot(memory, NOW), now=NOW)
     stone = (memory / "deaccessioned" / "project_hub.md").read_bytes()
@@ -85,11 +87,11 @@ def test_files_leaving_in_the_same_batch_are_not_edited(memory: Path) -> None:
 
 
 def test_a_file_edited_since_keeps_the_edit_and_gets_its_links_back(memory: Path) -> None:
-    apply.withdraw(memory, WithdrawRequest("project_auth.md", "x"),
+    withdraw(memory, WithdrawRequest("project_auth.md", "x"),
                    snapshot=take_snapshot(memory, NOW), now=NOW)
     hub = memory / "project_hub.md"
     hub.write_text(hub.read_text() + "A line Claude added.\n")
-    apply.restore(memory, "2026-11-29-01", now=NOW)
+    restore(memory, "2026-11-29-01", now=NOW)
     text = hub.read_text()
     assert "See [[auth]]" in text and "[[auth#tokens]]" in text
     assert text.endswith("A line Claude added.\n")
@@ -113,14 +115,14 @@ def test_a_withdrawal_killed_anywhere_leaves_links_and_file_in_step(
                             "project_hub.md": topic("hub", HUB)})
         hub = (memory / "project_hub.md").read_bytes()
         snap = take_snapshot(memory, NOW)
-        finished = survives(lambda: apply.withdraw(
+        finished = survives(lambda: withdraw(
             memory, WithdrawRequest("project_auth.md", "x"), snapshot=snap, now=NOW),  # noqa: B023
             budget, monkeypatch)
-        apply.recover(memory)
+        recover(memory)
         withdrawn = not (memory / "project_auth.md").exists()
         assert (b"[[auth]]" not in (memory / "project_hub.md").read_bytes()) == withdrawn
         if withdrawn:
-            apply.restore(memory, "2026-11-29-01", now=NOW)
+            restore(memory, "2026-11-29-01", now=NOW)
         assert (memory / "project_hub.md").read_bytes() == hub
         if finished:
             return
@@ -145,10 +147,10 @@ def test_a_line_appended_while_the_links_are_edited_is_kept(
         return temp
 
     monkeypatch.setattr(atomic, "_write_temp", append_meanwhile)
-    apply.withdraw(memory, WithdrawRequest("project_auth.md", "x"),
+    withdraw(memory, WithdrawRequest("project_auth.md", "x"),
                    snapshot=take_snapshot(memory, NOW), now=NOW)
     assert hub.read_bytes().endswith(added) and b"auth (withdrawn" in hub.read_bytes()
-    apply.restore(memory, "2026-11-29-01", now=NOW)
+    restore(memory, "2026-11-29-01", now=NOW)
     text = hub.read_bytes()
     assert text.count(added) == 2 and b"[[auth]]" in text and b"[[auth#tokens]]" in text
 
@@ -177,7 +179,7 @@ def test_a_link_whose_words_hold_a_secret_is_left_as_it_is(memory: Path) -> None
     hub = memory / "project_hub.md"
     token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
     hub.write_text(topic("hub", f"[{token}](project_auth.md) and [[auth]]."))
-    apply.withdraw(memory, WithdrawRequest("project_auth.md", "x"),
+    withdraw(memory, WithdrawRequest("project_auth.md", "x"),
                    snapshot=take_snapshot(memory, NOW), now=NOW)
     assert f"[{token}](project_auth.md) and auth (withdrawn" in hub.read_text()
     stone = (memory / "deaccessioned" / "project_auth.md").read_text()
@@ -197,11 +199,11 @@ def test_wiki_links_written_loosely_are_unlinked_when_only_this_memory_answers(
     })
     hub = memory / "project_hub.md"
     before = hub.read_bytes()
-    apply.withdraw_many(memory, [WithdrawRequest("feedback_gates_pattern.md", "x"),
+    withdraw_many(memory, [WithdrawRequest("feedback_gates_pattern.md", "x"),
                                  WithdrawRequest("feedback_auth.md", "y")],
                         snapshot=take_snapshot(memory, NOW), now=NOW)
     text = hub.read_text()
     assert "See gates-pattern (withdrawn, register 2026-11-29-01), Feedback_Gates_Pattern " \
            "(withdrawn, register 2026-11-29-01) and [[auth]]." in text  # auth: two answer
-    apply.restore(memory, "2026-11-29-01", now=NOW)
+    restore(memory, "2026-11-29-01", now=NOW)
     assert hub.read_bytes() == before

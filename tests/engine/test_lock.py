@@ -7,18 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.engine import lock
+from prune_memory.engine import session
 from prune_memory.errors import RefusedError
 
 
 def test_one_holder_at_a_time_and_release(tmp_path: Path) -> None:
-    with lock.holding(tmp_path) as held:
+    with session.holding(tmp_path) as held:
         assert held.stale_pid is None
-        assert lock.lock_path(tmp_path).read_text().strip().isdigit()
+        assert session.lock_path(tmp_path).read_text().strip().isdigit()
         with pytest.raises(RefusedError, match="locked by pid"):
-            lock.acquire(tmp_path)
-    assert not lock.lock_path(tmp_path).exists()
-    with lock.holding(tmp_path):
+            session.acquire(tmp_path)
+    assert not session.lock_path(tmp_path).exists()
+    with session.holding(tmp_path):
         pass
 
 
@@ -26,8 +26,8 @@ def test_a_dead_holder_lock_is_taken_over_with_a_message(tmp_path: Path) -> None
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                           capture_output=True, text=True, check=True)
     pid = int(dead.stdout)
-    lock.lock_path(tmp_path).write_text(f"{pid}\n")
-    with lock.holding(tmp_path) as held:
+    session.lock_path(tmp_path).write_text(f"{pid}\n")
+    with session.holding(tmp_path) as held:
         assert held.stale_pid == pid
         assert held.message is not None and str(pid) in held.message
 
@@ -36,8 +36,8 @@ def test_a_live_holder_in_another_process_refuses(tmp_path: Path) -> None:
     script = (
         "import sys, time\n"
         "from pathlib import Path\n"
-        "from prune_memory.engine import lock\n"
-        "held = lock.acquire(Path(sys.argv[1]))\n"
+        "from prune_memory.engine import session\n"
+        "held = session.acquire(Path(sys.argv[1]))\n"
         "print('held', flush=True)\n"
         "time.sleep(30)\n"
     )
@@ -46,14 +46,14 @@ def test_a_live_holder_in_another_process_refuses(tmp_path: Path) -> None:
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
         with pytest.raises(RefusedError, match=f"pid {holder.pid}"):
-            lock.acquire(tmp_path)
+            session.acquire(tmp_path)
     finally:
         holder.kill()
         holder.wait()
     deadline = time.monotonic() + 10
     while True:  # the kernel drops the flock with the process
         try:
-            with lock.holding(tmp_path) as held:
+            with session.holding(tmp_path) as held:
                 assert held.stale_pid == holder.pid
             break
         except RefusedError:
@@ -62,11 +62,11 @@ def test_a_live_holder_in_another_process_refuses(tmp_path: Path) -> None:
 
 
 def test_the_lock_is_reentrant_within_one_process(tmp_path: Path) -> None:
-    from prune_memory.engine import lock
+    from prune_memory.engine import session
 
-    with lock.holding(tmp_path) as outer, lock.holding(tmp_path) as inner:
+    with session.holding(tmp_path) as outer, session.holding(tmp_path) as inner:
         assert inner.fd == outer.fd
-    with lock.holding(tmp_path):  # released after the outer block: can be taken again
+    with session.holding(tmp_path):  # released after the outer block: can be taken again
         pass
 
 
@@ -75,13 +75,13 @@ def test_a_holder_with_another_state_directory_still_excludes(
     memory = tmp_path / "memory"
     memory.mkdir()
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state-a"))
-    held = lock.acquire(memory)
+    held = session.acquire(memory)
     try:
         monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state-b"))
         with pytest.raises(RefusedError, match="another state directory"):
-            lock.acquire(memory)
-        assert not lock.lock_path(memory).exists()  # refused before it wrote a pid file
+            session.acquire(memory)
+        assert not session.lock_path(memory).exists()  # refused before it wrote a pid file
     finally:
-        lock.release(held)
-    with lock.holding(memory):
+        session.release(held)
+    with session.holding(memory):
         assert sorted(p.name for p in memory.iterdir()) == []  # no lock file in the directory

@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.engine import apply
-from prune_memory.engine.apply import WithdrawRequest
+from prune_memory.engine.restore import restore
+from prune_memory.engine.results import WithdrawRequest
+from prune_memory.engine.update import update_entry
+from prune_memory.engine.withdraw import withdraw, withdraw_many
 from prune_memory.procedure.options import PassOptions
 from prune_memory.procedure.pipeline import build_plan
 from prune_memory.procedure.snapshot import take_snapshot
@@ -40,14 +42,14 @@ def test_a_shared_line_stays_and_restore_gives_back_every_byte(memory: Path, tmp
     requests = [WithdrawRequest("deploy.md", "shipped differently now"),
                 WithdrawRequest("ci.md", "CI moved")]
     if many:
-        apply.withdraw_many(memory, requests, snapshot=snap, now=NOW)
+        withdraw_many(memory, requests, snapshot=snap, now=NOW)
     else:
         for request in requests:
-            apply.withdraw(memory, request, snapshot=snap, now=NOW)
+            withdraw(memory, request, snapshot=snap, now=NOW)
     assert (memory / "MEMORY.md").read_text() == \
         "# Memory\n- [Deploy](deploy.md), [Rollback](rollback.md) — release notes\n"
     for register_id in ("2026-11-29-02", "2026-11-29-01"):
-        apply.restore(memory, register_id, now=NOW, reason="back")
+        restore(memory, register_id, now=NOW, reason="back")
     assert (memory / "MEMORY.md").read_text() == INDEX
     assert {p.name: p.read_bytes() for p in memory.iterdir()
             if p.is_file() and p.name != "pruning-log.md"} == before
@@ -68,11 +70,11 @@ def test_a_shared_line_is_not_dropped_while_one_of_its_memories_is_there(
 
 def test_an_update_never_replaces_a_shared_line_with_its_own(memory: Path,
                                                               tmp_path: Path) -> None:
-    apply.update_entry(memory, "deploy.md", "Deploy with make release.", reason="renamed",
+    update_entry(memory, "deploy.md", "Deploy with make release.", reason="renamed",
                        snapshot=take_snapshot(memory, NOW, tmp_path / "s"), now=NOW,
                        rule="manual", index_line="- [Deploy](deploy.md) — how to release")
     assert (memory / "MEMORY.md").read_text() == INDEX
-    apply.update_entry(memory, "ci.md", "CI runs on tags.", reason="tags",
+    update_entry(memory, "ci.md", "CI runs on tags.", reason="tags",
                        snapshot=take_snapshot(memory, NOW, tmp_path / "s2"), now=NOW,
                        rule="manual", index_line="- [CI](ci.md) — tag pipeline")
     assert "- [CI](ci.md) — tag pipeline\n" in (memory / "MEMORY.md").read_text()

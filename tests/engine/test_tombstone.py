@@ -8,13 +8,13 @@ from hypothesis import strategies as st
 
 from prune_memory.engine.tombstone import (
     CONTRACT_FIELDS,
-    IndexLineRecord,
     TombstoneHeader,
     parse_tombstone,
     render_tombstone,
     sha256,
     tombstone_name,
 )
+from prune_memory.store.index_placement import IndexLineRecord
 
 WHEN = datetime(2026, 11, 29, 12, 30, tzinfo=UTC)
 

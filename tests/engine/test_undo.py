@@ -7,10 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.engine import apply
-from prune_memory.engine.apply import WithdrawRequest
-from prune_memory.engine.steps import journal
+from prune_memory.engine import journal
+from prune_memory.engine.inoculate import inoculate
+from prune_memory.engine.protect import protect
+from prune_memory.engine.results import WithdrawRequest
+from prune_memory.engine.session import recover
 from prune_memory.engine.undo import restorable, undo_passes
+from prune_memory.engine.update import update_entry
+from prune_memory.engine.withdraw import withdraw
 from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.plan import Inoculation
 from prune_memory.procedure.finish import record_pass
@@ -38,12 +42,12 @@ def memory(tmp_path: Path) -> Path:
 def a_pass(memory: Path) -> None:
     """Withdraw + inoculate, update, protect: every kind of write a review can make."""
     snap = take_snapshot(memory, NOW)
-    applied = apply.inoculate(memory, "project_auth.md", Inoculation("p", "e", "r", "d"),
+    applied = inoculate(memory, "project_auth.md", Inoculation("p", "e", "r", "d"),
                               snapshot=snap, now=NOW,
                               withdraw=WithdrawRequest("project_auth.md", "x")).applied
-    applied += apply.update_entry(memory, "project_ci.md", "GitHub Actions builds",
+    applied += update_entry(memory, "project_ci.md", "GitHub Actions builds",
                                   reason="moved", snapshot=snap, now=NOW).applied
-    applied += apply.protect(memory, "project_hub.md", "keep it", now=NOW).applied
+    applied += protect(memory, "project_hub.md", "keep it", now=NOW).applied
     record_pass(memory, snap, NOW, applied)
 
 
@@ -69,7 +73,7 @@ def test_a_file_whose_name_holds_a_secret_is_undone_exactly(memory: Path) -> Non
     start = tree_hash(memory)
     snap = take_snapshot(memory, NOW)
     assert secret_name not in snap.manifest.read_text()
-    applied = apply.withdraw(memory, WithdrawRequest(secret_name, "x"), snapshot=snap,
+    applied = withdraw(memory, WithdrawRequest(secret_name, "x"), snapshot=snap,
                              now=NOW).applied
     record_pass(memory, snap, NOW, applied)
     (done,) = undo_passes(memory, "last", now=LATER)
@@ -114,12 +118,12 @@ def test_an_undo_killed_at_any_file_operation_finishes_on_recover(
             "project_hub.md": topic("hub", "See [[auth]].")})
         start = tree_hash(memory)
         snap = take_snapshot(memory, NOW)
-        done = apply.withdraw(memory, WithdrawRequest("project_auth.md", "x"), snapshot=snap,
+        done = withdraw(memory, WithdrawRequest("project_auth.md", "x"), snapshot=snap,
                               now=NOW)
         record_pass(memory, snap, NOW, done.applied)
         finished = survives(lambda: undo_passes(memory, "last", now=LATER),  # noqa: B023
                             budget, monkeypatch)
-        apply.recover(memory)  # finishes the journalled step, if it had started
+        recover(memory)  # finishes the journalled step, if it had started
         if restorable(memory).passes:  # killed before it was journalled: run it again
             undo_passes(memory, "last", now=LATER)
         assert tree_hash(memory) == start and restorable(memory).passes == ()
@@ -134,14 +138,14 @@ def test_a_file_the_pass_wrote_that_no_id_takes_back_is_named(memory: Path) -> N
     from prune_memory.engine.reaccession import reaccession, request, withdrawn_body
 
     first = take_snapshot(memory, NOW)
-    record_pass(memory, first, NOW, apply.withdraw(
+    record_pass(memory, first, NOW, withdraw(
         memory, WithdrawRequest("project_ci.md", "x"), snapshot=first, now=NOW).applied)
     second = take_snapshot(memory, LATER)
     req = request(memory, withdrawn_body(memory, "2026-11-29-01"), "1", file="project_b.md",
                   description="", reason="one fact")
     record_pass(memory, second, LATER, reaccession(memory, req, snapshot=second,
                                                    now=LATER).applied)
-    apply.protect(memory, "project_hub.md", "keep it", now=LATER)  # the log changes after
+    protect(memory, "project_hub.md", "keep it", now=LATER)  # the log changes after
     done = undo_passes(memory, "2026-11-30", now=LATER)
     assert not done[0].exact
     assert [(s.file, s.reason) for s in done[0].skipped] == [

@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.engine import apply, vault
-from prune_memory.engine.apply import WithdrawRequest
+from prune_memory.engine import vault
+from prune_memory.engine.restore import restore
+from prune_memory.engine.results import ApplyResult, WithdrawRequest
 from prune_memory.engine.tombstone import parse_tombstone
+from prune_memory.engine.withdraw import withdraw
 from prune_memory.lint.checks import lint_memory_dir
 from prune_memory.lint.options import LintOptions
 from prune_memory.model import TOMBSTONE_DIR
@@ -38,8 +40,8 @@ def everything_under(root: Path) -> bytes:
     return b"".join(p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file())
 
 
-def withdraw_ci(memory: Path) -> apply.ApplyResult:
-    return apply.withdraw(memory, WithdrawRequest("reference_ci.md", "leaked token"),
+def withdraw_ci(memory: Path) -> ApplyResult:
+    return withdraw(memory, WithdrawRequest("reference_ci.md", "leaked token"),
                           snapshot=take_snapshot(memory, NOW), now=NOW)
 
 
@@ -59,7 +61,7 @@ def test_the_secret_leaves_the_directory_and_restore_gives_the_exact_bytes(
     assert memory.resolve() not in kept.resolve().parents
     assert "rotate" in done.applied[0].message and done.applied[0].vault == str(kept)
 
-    apply.restore(memory, done.register_ids[0], now=NOW)
+    restore(memory, done.register_ids[0], now=NOW)
     assert (memory / "reference_ci.md").read_bytes() == original
     assert (memory / "MEMORY.md").read_bytes() == index
 
@@ -87,7 +89,7 @@ def test_a_lost_vault_copy_falls_back_to_the_snapshot(memory: Path) -> None:
     done = withdraw_ci(memory)
     for path in vault.vault_dir(memory).iterdir():
         path.unlink()
-    back = apply.restore(memory, done.register_ids[0], now=NOW)
+    back = restore(memory, done.register_ids[0], now=NOW)
     assert (memory / "reference_ci.md").read_bytes() == original
     assert back.findings and "snapshot" in back.findings[0].message
 
@@ -120,6 +122,6 @@ def test_a_vault_that_cannot_be_written_refuses_before_anything_changes(
 
     monkeypatch.setattr(atomic, "atomic_write", full)
     with pytest.raises(RefusedError, match="private vault"):
-        apply.withdraw(memory, WithdrawRequest("reference_ci.md", "leaked"), snapshot=snap,
+        withdraw(memory, WithdrawRequest("reference_ci.md", "leaked"), snapshot=snap,
                        now=NOW)
     assert tree_hash(memory) == before

@@ -3,12 +3,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from prune_memory.engine import apply
-from prune_memory.engine.apply import WithdrawRequest
-from prune_memory.engine.edits.log_rows import AUDIT_FIELDS
+from prune_memory.engine.results import WithdrawRequest
+from prune_memory.engine.withdraw import withdraw_many
 from prune_memory.procedure.auditlog import AuditSummary, audit_fields, write_audit
 from prune_memory.procedure.snapshot import take_snapshot
-from prune_memory.store.pruninglog import read_log
+from prune_memory.store.pruninglog import AUDIT_FIELDS, read_log
 from tests.conftest import topic, write_tree
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
@@ -34,7 +33,7 @@ def test_one_section_per_pass_holding_its_register_rows(tmp_path: Path) -> None:
         "MEMORY.md": "- [A](a.md) — a\n- [B](b.md) — b\n",
         "a.md": topic("a", "x"), "b.md": topic("b", "y")})
     snap = take_snapshot(root, NOW)
-    apply.withdraw_many(root, [WithdrawRequest("a.md", "stale"), WithdrawRequest("b.md", "dup")],
+    withdraw_many(root, [WithdrawRequest("a.md", "stale"), WithdrawRequest("b.md", "dup")],
                         snapshot=snap, now=NOW)
     audit = write_audit(root, AuditSummary(2, 2, 0, 0, {"stale": 1}), snapshot=snap, now=NOW)
     assert audit.manifest == str(snap.manifest)

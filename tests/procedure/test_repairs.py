@@ -63,12 +63,12 @@ def test_the_index_is_read_once_for_all_orphans(tmp_path: Path) -> None:
     """Re-reading MEMORY.md for each orphan made 8,000 unindexed files take 42 s."""
     from unittest import mock
 
-    from prune_memory.engine.edits import indexedit
+    from prune_memory.store import index_edit
 
     files = {f"note_{n}.md": topic(f"note {n}", f"Fact number {n}.") for n in range(40)}
     root = write_tree(tmp_path / "m", {"MEMORY.md": "# M\n- [Kept](kept.md) — one\n",
                                        "kept.md": topic("kept", "Indexed."), **files})
-    with mock.patch.object(indexedit.IndexText, "parse", wraps=indexedit.IndexText.parse) as seen:
+    with mock.patch.object(index_edit.IndexText, "parse", wraps=index_edit.IndexText.parse) as seen:
         repairs = _repairs(root)
     assert sorted(name for kind, name in repairs if kind == "index-orphan") == sorted(files)
     assert seen.call_count == 1

@@ -18,7 +18,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from prune_memory.engine.steps import journal
+from prune_memory.engine import journal
 from prune_memory.engine.tombstone import parse_tombstone
 from prune_memory.model import INDEX_FILE, LOG_FILE, OWN_FILES, TOMBSTONE_DIR
 from prune_memory.state import state_root

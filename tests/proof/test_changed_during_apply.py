@@ -19,9 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.engine import apply
-from prune_memory.engine.apply import WithdrawRequest
-from prune_memory.engine.steps import journal
+from prune_memory.engine import journal
+from prune_memory.engine.inoculate import inoculate
+from prune_memory.engine.results import WithdrawRequest
+from prune_memory.engine.session import recover
+from prune_memory.engine.withdraw import withdraw
 from prune_memory.errors import RefusedError
 from prune_memory.model import INDEX_FILE, LOG_FILE
 from prune_memory.plan import Inoculation
@@ -73,7 +75,7 @@ def _interrupted(root: Path, monkeypatch: pytest.MonkeyPatch, seam: str, match: 
 
 def _withdraw_inoculate(root: Path) -> Callable[[], object]:
     snap = take_snapshot(root, NOW)
-    return lambda: apply.inoculate(root, "b.md", INOCULATION, snapshot=snap, now=NOW,
+    return lambda: inoculate(root, "b.md", INOCULATION, snapshot=snap, now=NOW,
                                    withdraw=WithdrawRequest("b.md", "abandoned"))
 
 
@@ -83,7 +85,7 @@ def test_changed_before_the_commit_point_rolls_back_to_the_same_bytes(
     assert (root / "deaccessioned" / "b.md").exists()  # tombstone, counter-memory, index
     assert "superseded_" in (root / INDEX_FILE).read_text()  # edit were done
     (root / "b.md").write_bytes(NEWER)
-    recovery, _ = apply.recover(root)
+    recovery, _ = recover(root)
     assert [s.status for s in recovery.steps] == ["rolled-back"]
     assert (root / INDEX_FILE).read_bytes() == INDEX.encode()
     assert (root / "b.md").read_bytes() == NEWER
@@ -97,9 +99,9 @@ def test_changed_after_the_commit_point_cancels_and_keeps_the_newer_text(
     snap = take_snapshot(root, NOW)
     request = WithdrawRequest("b.md", "going")
     _interrupted(root, monkeypatch, "remove_file", "b.md",
-                 lambda: apply.withdraw(root, request, snapshot=snap, now=NOW))
+                 lambda: withdraw(root, request, snapshot=snap, now=NOW))
     (root / "b.md").write_bytes(NEWER)
-    recovery, _ = apply.recover(root)
+    recovery, _ = recover(root)
     assert [s.status for s in recovery.steps] == ["cancelled"]
     log = read_log(root)
     (row,) = log.rows
@@ -109,7 +111,7 @@ def test_changed_after_the_commit_point_cancels_and_keeps_the_newer_text(
     assert (root / INDEX_FILE).read_bytes() == INDEX.encode()
     assert (root / row.tombstone).read_bytes().endswith(topic("b", "Tried warming the cache.")
                                                         .encode())
-    apply.recover(root)  # running it again changes nothing
+    recover(root)  # running it again changes nothing
     assert [c.change for c in read_log(root).changes] == ["withdrawal-cancelled"]
 
 
@@ -118,11 +120,11 @@ def test_a_body_that_vanished_before_its_tombstone_stops_recovery_at_the_snapsho
     snap = take_snapshot(root, NOW)
     request = WithdrawRequest("b.md", "going")
     _interrupted(root, monkeypatch, "atomic_write", "deaccessioned",
-                 lambda: apply.withdraw(root, request, snapshot=snap, now=NOW))
+                 lambda: withdraw(root, request, snapshot=snap, now=NOW))
     body = (root / "b.md").read_bytes()
     (root / "b.md").unlink()
     with pytest.raises(RefusedError, match="snapshot"):
-        apply.recover(root)
+        recover(root)
     assert list(journal.journal_dir(root).iterdir()), "kept for a human"
     assert read_snapshot_file(snap.path, "b.md") == body
 
@@ -133,7 +135,7 @@ def test_a_record_from_before_the_header_only_journal_still_finishes(
     snap = take_snapshot(root, NOW)
     request = WithdrawRequest("b.md", "going")
     _interrupted(root, monkeypatch, "atomic_write", "deaccessioned",
-                 lambda: apply.withdraw(root, request, snapshot=snap, now=NOW))
+                 lambda: withdraw(root, request, snapshot=snap, now=NOW))
     (record,) = journal.journal_dir(root).iterdir()
     batch = json.loads(record.read_text())
     step = {"memory_dir": batch["memory_dir"], **batch["entries"][0]}
@@ -141,6 +143,6 @@ def test_a_record_from_before_the_header_only_journal_still_finishes(
     header = journal.unpack(step.pop("tombstone_header"))
     step["tombstone_data"] = journal.pack(header + (root / "b.md").read_bytes())
     record.write_text(json.dumps(step))
-    recovery, _ = apply.recover(root)
+    recovery, _ = recover(root)
     assert [s.status for s in recovery.steps] == ["done"]
     assert not (root / "b.md").exists() and (root / "deaccessioned" / "b.md").exists()

@@ -1,6 +1,6 @@
 """Fuzzing the index rewriters: every byte they do not own comes out as it went in.
 
-`engine/edits/indexedit.py` (withdraw and restore) and `engine/edits/index_repair.py`
+`engine/edits/index_edit.py` (withdraw and restore) and `engine/edits/index_edit.py`
 (step 9's repairs) get indexes made of odd lines: links in every shape, code fences, comments,
 reference definitions, wiki links, unicode, NUL bytes, lone CRs, CRLF, a BOM, no final newline.
 An edit may only drop, add or change the lines it is about; the rest keeps its bytes, in
@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from prune_memory.engine.edits import index_repair, indexedit
 from prune_memory.errors import RefusedError
+from prune_memory.store import index_edit
 from prune_memory.store.lineends import split_ends
 
 TARGET = "f.md"
@@ -79,9 +79,9 @@ def _valid(raw: bytes) -> bool:
 def test_withdrawing_drops_only_lines_about_the_file_and_restoring_undoes_it(raw: bytes) -> None:
     if not _valid(raw):
         with pytest.raises(RefusedError):
-            indexedit.remove_entry(raw, TARGET)
+            index_edit.remove_entry(raw, TARGET)
         return
-    new, records = indexedit.remove_entry(raw, TARGET)
+    new, records = index_edit.remove_entry(raw, TARGET)
     before, after = lines_of(raw), lines_of(new)
     assert is_subsequence(after, before)
     assert len(before) - len(after) == len(records)
@@ -90,7 +90,7 @@ def test_withdrawing_drops_only_lines_about_the_file_and_restoring_undoes_it(raw
         assert any(m in record.text for m in ("f.md", "[[f]]", "f%2Emd", "][ref]")) \
             or record.text[:1] in (" ", "\t"), record
     assert raw.startswith(b"\xef\xbb\xbf") == new.startswith(b"\xef\xbb\xbf")
-    back = indexedit.restore_lines(new, records)
+    back = index_edit.restore_lines(new, records)
     texts = [r.text for r in records]
     if len(set(texts)) == len(texts):
         assert back == raw
@@ -110,16 +110,16 @@ def test_repairs_touch_only_their_own_line(raw: bytes, number: int, line: str,
     if not _valid(raw) or number > len(lines):
         return
     expected = lines[number - 1].rstrip(b"\r\n").decode("utf-8")
-    dropped = index_repair.drop_line(raw, number, expected)
+    dropped = index_edit.drop_line(raw, number, expected)
     assert dropped == b"".join(lines[:number - 1] + lines[number:])
     if "](f.md)" in expected:
-        moved = index_repair.retarget_line(raw, number, expected, "f.md", "h.md")
+        moved = index_edit.retarget_line(raw, number, expected, "f.md", "h.md")
         changed = moved.splitlines(keepends=True)
         assert changed[:number - 1] + changed[number:] == lines[:number - 1] + lines[number:]
         assert b"](h.md)" in changed[number - 1]
     if "\n" in line or "\r" in line:
         return
-    added = index_repair.add_line(raw, line, section)
+    added = index_edit.add_line(raw, line, section)
     old, new = [x.rstrip(b"\r\n") for x in lines], \
         [x.rstrip(b"\r\n") for x in added.splitlines(keepends=True)]
     assert is_subsequence(old, new) and len(new) - len(old) in (1, 2, 3)
@@ -129,6 +129,6 @@ def test_repairs_touch_only_their_own_line(raw: bytes, number: int, line: str,
 def test_a_changed_line_is_refused_not_overwritten() -> None:
     raw = b"# M\r\n- [F](f.md) \xe2\x80\x94 x\r\n"
     with pytest.raises(RefusedError):
-        index_repair.drop_line(raw, 2, "- [F](f.md) — y")
+        index_edit.drop_line(raw, 2, "- [F](f.md) — y")
     with pytest.raises(RefusedError):
-        index_repair.drop_line(raw, 7, "anything")
+        index_edit.drop_line(raw, 7, "anything")

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from bench.gen_store import MemoryShares, write_memory_dir
-from prune_memory.engine.steps import journal
+from prune_memory.engine import journal
 from tests.conftest import CliResult, write_trust_config
 from tests.jsonstore.storegen import Shares
 from tests.proof.harness import Baseline, assert_whole, cli_argv, cli_env

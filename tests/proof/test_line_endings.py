@@ -16,7 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.engine import apply
+from prune_memory.engine.protect import protect
+from prune_memory.engine.restore import restore
+from prune_memory.engine.results import WithdrawRequest
+from prune_memory.engine.update import update_entry
+from prune_memory.engine.withdraw import withdraw
 from prune_memory.errors import ExitCode
 from prune_memory.procedure.snapshot import take_snapshot
 from prune_memory.store.pruninglog import read_log
@@ -76,10 +80,10 @@ def test_a_hand_edited_pruning_log_keeps_its_bytes(tmp_path: Path) -> None:
         "pruning-log.md": raw})
     now = datetime(2026, 11, 29, 12, tzinfo=UTC)
     snap = take_snapshot(root, now)
-    apply.withdraw(root, apply.WithdrawRequest("project_auth.md", "moved"), snapshot=snap,
+    withdraw(root, WithdrawRequest("project_auth.md", "moved"), snapshot=snap,
                    now=now)
-    apply.restore(root, "2026-11-29-01", now=now)
-    apply.protect(root, "project_auth.md", "keep this one too", now=now)
+    restore(root, "2026-11-29-01", now=now)
+    protect(root, "project_auth.md", "keep this one too", now=now)
     after = (root / "pruning-log.md").read_bytes()
     assert after.startswith(b"\xef\xbb\xbf# Pruning log\r")
     assert b"\n" not in after  # every line added took the file's CR ending
@@ -97,7 +101,7 @@ def test_an_update_keeps_a_topic_files_line_endings(tmp_path: Path) -> None:
                                             "project_ci.md": body})
     now = datetime(2026, 11, 29, 12, tzinfo=UTC)
     snap = take_snapshot(root, now)
-    apply.update_entry(root, "project_ci.md", "GitHub Actions builds\nand deploys",
+    update_entry(root, "project_ci.md", "GitHub Actions builds\nand deploys",
                        reason="moved", snapshot=snap, now=now, rule="edited in review")
     after = (root / "project_ci.md").read_bytes()
     assert b"\n" not in after and after.startswith(b"---\rname: ci\r")

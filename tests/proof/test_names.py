@@ -19,9 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.engine import apply
-from prune_memory.engine.apply import WithdrawRequest
-from prune_memory.engine.steps import journal
+from prune_memory.engine import journal
+from prune_memory.engine.restore import restore
+from prune_memory.engine.results import WithdrawRequest
+from prune_memory.engine.withdraw import withdraw
 from prune_memory.errors import ExitCode
 from prune_memory.procedure.snapshot import take_snapshot
 from prune_memory.store.pruninglog import read_log
@@ -61,14 +62,14 @@ def test_every_odd_name_withdraws_and_restores_from_tombstone_and_snapshot(
     assert sha256sum_accepts(snap.manifest)
     index = (memory / "MEMORY.md").read_bytes()
     for n, name in enumerate([*ODD, *LONG], start=1):
-        done = apply.withdraw(memory, WithdrawRequest(name, "odd"), snapshot=snap, now=NOW)
+        done = withdraw(memory, WithdrawRequest(name, "odd"), snapshot=snap, now=NOW)
         (applied,) = done.applied
         assert len(Path(applied.tombstone or "").name.encode()) <= 255
         row = read_log(memory).row(applied.register_id or "")
         assert row is not None and row.file == name and row.tombstone == applied.tombstone
         if n % 2:  # half come back from the tombstone, half from the snapshot
             (memory / row.tombstone).unlink()
-        apply.restore(memory, row.register_id, now=NOW)
+        restore(memory, row.register_id, now=NOW)
         assert (memory / name).read_bytes() == body(name), name
     assert (memory / "MEMORY.md").read_bytes() == index
 
@@ -76,8 +77,8 @@ def test_every_odd_name_withdraws_and_restores_from_tombstone_and_snapshot(
 def test_a_name_taken_in_the_tombstone_folder_still_fits(memory: Path) -> None:
     snap = take_snapshot(memory, NOW)
     for _ in range(2):  # the second withdrawal finds its plain tombstone name taken
-        done = apply.withdraw(memory, WithdrawRequest(LONG[-1], "x"), snapshot=snap, now=NOW)
-        apply.restore(memory, done.applied[0].register_id or "", now=NOW)
+        done = withdraw(memory, WithdrawRequest(LONG[-1], "x"), snapshot=snap, now=NOW)
+        restore(memory, done.applied[0].register_id or "", now=NOW)
     names = [p.name for p in (memory / "deaccessioned").iterdir()]
     assert len(names) == 2 and all(len(n.encode()) <= 255 for n in names)
     assert (memory / LONG[-1]).read_bytes() == body(LONG[-1])
@@ -103,7 +104,7 @@ def test_a_users_temp_lookalikes_survive_and_are_snapshotted(cli: Cli, tmp_path:
 
 def test_recover_sets_aside_a_step_that_can_never_finish(cli: Cli, memory: Path) -> None:
     snap = take_snapshot(memory, NOW)
-    apply.withdraw(memory, WithdrawRequest(ODD[0], "x"), snapshot=snap, now=NOW)
+    withdraw(memory, WithdrawRequest(ODD[0], "x"), snapshot=snap, now=NOW)
     record = journal.begin(memory, {"op": "restore", "file": "x" * 300 + ".md",
                                     "original_sha256": "0" * 64, "source": {},
                                     "index_lines": [], "row": []})

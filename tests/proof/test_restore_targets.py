@@ -136,7 +136,7 @@ def test_an_unusable_snapshot_dir_is_bad_input_and_changes_nothing(
 @pytest.mark.parametrize("op", ["restore", "withdraw"])
 def test_a_journal_record_naming_a_path_is_set_aside_unrun(cli: Cli, memory: Path,
                                                            tmp_path: Path, op: str) -> None:
-    from prune_memory.engine.steps import journal
+    from prune_memory.engine import journal
 
     digest = hashlib.sha256(BODY).hexdigest()
     (tmp_path / "payload.md").write_bytes(BODY)
@@ -158,8 +158,8 @@ def test_the_records_of_updates_undo_and_link_edits_naming_a_path_are_set_aside(
         cli: Cli, memory: Path, tmp_path: Path, op: str) -> None:
     """The same holds for the records an update, its revert, the undo of a pass and the
     link edits of a withdrawal write: nothing outside the directory is touched."""
-    from prune_memory.engine.steps import journal
-    from prune_memory.engine.steps.journal import pack
+    from prune_memory.engine import journal
+    from prune_memory.engine.journal import pack
 
     (tmp_path / "home" / "evil.md").write_bytes(BODY)
     digest, evil = hashlib.sha256(BODY).hexdigest(), "../home/evil.md"

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from bench.gen_store import MemoryShares, write_memory_dir
-from prune_memory.engine import apply
+from prune_memory.engine.session import recover
 from prune_memory.errors import ExitCode
 from prune_memory.store import atomic
 from tests.conftest import CliResult
@@ -99,7 +99,7 @@ def fault_trial(cli: Callable[..., CliResult], monkeypatch: pytest.MonkeyPatch, 
         assert result.code == ExitCode.REFUSED, (step, result.code, result.err)
         assert os.strerror(code) in result.err, result.err
         assert "crash report" not in result.err
-    apply.recover(root)
+    recover(root)
     assert_whole(root, base, state=work / "state")
     finished = _run(cli, root, source[1])
     assert finished.code == ExitCode.OK, finished.err

@@ -8,8 +8,7 @@ from hypothesis import strategies as st
 
 from prune_memory.model import Block
 from prune_memory.store import index
-from prune_memory.store.index import parse_index
-from prune_memory.store.index_plain import plain_structure
+from prune_memory.store.index import parse_index, plain_structure
 
 # Lines of the plain shape and lines one character away from it.
 LINES = [

@@ -2,21 +2,19 @@ from __future__ import annotations
 
 import pytest
 
-from prune_memory.engine.edits.log_rows import (
+from prune_memory.store.pruninglog import (
+    ChangeRow,
+    RegisterRow,
     add_change_row,
     add_protected,
     add_register_row,
     contains_row,
     new_log_text,
-    remove_protected,
-    set_audit_fields,
-)
-from prune_memory.store.pruninglog import (
-    ChangeRow,
-    RegisterRow,
     next_register_id,
     parse_log,
     parse_protected_line,
+    remove_protected,
+    set_audit_fields,
 )
 
 DESIGN_EXAMPLE = """# Pruning log

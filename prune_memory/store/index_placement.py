@@ -1,11 +1,11 @@
-"""Where a removed index line goes back: reconstructing its place from what tombstones saw.
+"""Where a removed index line goes back: the record a tombstone keeps of each line it
+removed (`IndexLineRecord`), and its place reconstructed from what tombstones saw.
 
 Each tombstone remembers the lines around each line it removed. Those are facts about
 the index's order ("X came before Y") that stay true while other lines come and go, so a
 restore picks the place that contradicts the fewest facts — following chains through
 lines that are themselves still withdrawn — then the place whose neighbours match best,
-then the one nearest the old line number.
-"""
+then the one nearest the old line number."""
 
 from __future__ import annotations
 
@@ -14,10 +14,46 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from prune_memory.engine.tombstone import IndexLineRecord
+from prune_memory.model import JSON
 
 CONTEXT = 3  # non-blank lines remembered on each side of a removed line
 _EDGE = "\0edge-of-file"
+
+
+@dataclass(frozen=True)
+class IndexLineRecord:
+    """One removed index line: its text and line ending, the lines around it at the time
+    (nearest first: `prev` above, `next` below, each up to the third line that was unique
+    in the index; `*_edge` when the file ended first) and its 0-based line number then."""
+
+    text: str
+    eol: str
+    prev: tuple[str, ...] = ()
+    next: tuple[str, ...] = ()
+    at: int = 0
+    prev_edge: bool = False
+    next_edge: bool = False
+    seq: str = ""  # register id of the withdrawal, filled in when read from a tombstone
+    under: str = ""  # for a sub-item that left with its pointer: that pointer line
+
+    def to_json(self) -> JSON:
+        data: JSON = {"line": self.text, "eol": self.eol, "prev": list(self.prev),
+                                "next": list(self.next), "at": self.at}
+        data.update({key: True for key in ("prev_edge", "next_edge") if getattr(self, key)})
+        if self.seq:
+            data["seq"] = self.seq
+        if self.under:
+            data["under"] = self.under
+        return data
+
+    @classmethod
+    def from_json(cls, data: JSON) -> IndexLineRecord:
+        return cls(text=str(data["line"]), eol=str(data.get("eol", "\n")),
+                   prev=tuple(str(x) for x in data.get("prev") or ()),
+                   next=tuple(str(x) for x in data.get("next") or ()),
+                   at=int(data.get("at") or 0), prev_edge=bool(data.get("prev_edge")),
+                   next_edge=bool(data.get("next_edge")), seq=str(data.get("seq") or ""),
+                   under=str(data.get("under") or ""))
 
 
 def context(lines: Iterable[str], counts: Counter[str]) -> tuple[tuple[str, ...], bool]:

@@ -15,8 +15,8 @@ from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from prune_memory.model import JSON
 from prune_memory.secrets.mask import mask_text
 from prune_memory.store.files import (
     inside,
@@ -39,13 +39,13 @@ class LinkEdit:
     after_sha256: str
     spans: tuple[tuple[int, str, str], ...]  # (byte offset in the file before, old, new)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSON:
         return {"file": self.file, "before_sha256": self.before_sha256,
                 "after_sha256": self.after_sha256,
                 "spans": [list(span) for span in self.spans]}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> LinkEdit:
+    def from_json(cls, data: JSON) -> LinkEdit:
         return cls(file=str(data["file"]), before_sha256=str(data["before_sha256"]),
                    after_sha256=str(data["after_sha256"]),
                    spans=tuple((int(at), str(old), str(new)) for at, old, new in data["spans"]))

@@ -14,21 +14,23 @@ from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
-from prune_memory.engine.build import check_name
-from prune_memory.engine.edits.log_rows import (
-    add_change_row,
-    add_change_rows,
-    add_listed,
-    remove_listed,
-)
+from prune_memory.engine.entries import check_name
 from prune_memory.engine.results import Applied, ApplyResult, result
 from prune_memory.engine.session import writing
 from prune_memory.errors import BadInputError
 from prune_memory.model import Action
 from prune_memory.plan import PlanEntry
 from prune_memory.store.files import read_log_text, sha_or_none, write_log_text
-from prune_memory.store.logscan import listed_in
-from prune_memory.store.pruninglog import ChangeRow, ProtectedItem, read_log
+from prune_memory.store.pruninglog import (
+    ChangeRow,
+    ProtectedItem,
+    add_change_row,
+    add_change_rows,
+    add_listed,
+    listed_in,
+    read_log,
+    remove_listed,
+)
 
 FLAGGED_HEADING = "## Flagged"
 FLAG_RULE = "flagged"

@@ -1,1 +1,0 @@
-"""Byte-preserving edits of the files the engine changes: index lines, log rows, links, bodies."""
