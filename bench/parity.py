@@ -10,7 +10,8 @@ records on a copy with the clock pinned:
 
 `record OUT.json` writes the fingerprints; `compare OUT.json` records again and names each
 folder whose plan, apply or restore differs, exiting 1 if any does. Copies sit at one fixed
-path per folder, so the paths inside a plan match between runs.
+path per folder (under $PARITY_WORK, default /tmp/parity-work), so the paths inside a plan
+match between runs; the demo's file times are pinned, as a checkout sets them to its own.
 
 Run: .venv/bin/python bench/parity.py record /tmp/parity-before.json [--big 10000]
      .venv/bin/python bench/parity.py compare /tmp/parity-before.json [--big 10000]
@@ -30,7 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = Path(sys.executable).with_name("prune-memory")
 NOW = "2026-12-01T12:00:00+00:00"
-WORK = Path("/tmp/parity-work")
+WORK = Path(os.environ.get("PARITY_WORK", "/tmp/parity-work"))  # one per concurrent run
+PINNED = 1_790_000_000  # 2026-09-21: the demo's files, whenever they were checked out
 
 
 def tree_digest(folder: Path) -> str:
@@ -42,11 +44,15 @@ def tree_digest(folder: Path) -> str:
     return digest.hexdigest()
 
 
-def fingerprint(name: str, memory: Path, repo: Path | None) -> dict[str, str]:
+def fingerprint(name: str, memory: Path, repo: Path | None, *,
+                pin_times: bool = False) -> dict[str, str]:
     copy = WORK / name / "memory"
     state = WORK / name / "state"
     shutil.rmtree(WORK / name, ignore_errors=True)
     shutil.copytree(memory, copy, symlinks=True)
+    if pin_times:  # a checkout's files carry the time of the checkout: pin them
+        for path in copy.rglob("*"):
+            os.utime(path, (PINNED, PINNED), follow_symlinks=False)
     state.mkdir(parents=True)
     env = {**os.environ, "XDG_STATE_HOME": str(state), "HOME": str(state / "home"),
            "COLUMNS": "120"}
@@ -86,7 +92,8 @@ def folders(big: int) -> list[tuple[str, Path, Path | None]]:
 
 
 def record(big: int) -> dict[str, dict[str, str]]:
-    return {name: fingerprint(name, memory, repo) for name, memory, repo in folders(big)}
+    return {name: fingerprint(name, memory, repo, pin_times=name == "demo")
+            for name, memory, repo in folders(big)}
 
 
 def main() -> int:
