@@ -30,7 +30,7 @@ from prune_memory.errors import BadInputError, RefusedError
 
 if TYPE_CHECKING:
     from prune_memory.engine.apply import ApplyResult, Inoculation
-    from prune_memory.procedure.snapshot import Snapshot
+    from prune_memory.store.snapshot import Snapshot
 
 FileArg = Annotated[str, typer.Argument(help="The memory file (a path, or a name inside "
                                               "--memory-dir / --project).", show_default=False)]
@@ -56,7 +56,7 @@ def snapshot(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
 
     Example: prune-memory snapshot ~/.claude/projects/-home-me-app/memory
     """
-    from prune_memory.procedure.snapshot import take_snapshot
+    from prune_memory.store.snapshot import take_snapshot
 
     root = resolve_memory_dir(memory_dir, project, dir_opt)
     snap = take_snapshot(root, parse_now(now), snapshot_dir_path(snapshot_dir))
@@ -215,7 +215,7 @@ def _fresh_snapshot(root: Path, when: datetime, snapshot_dir: str | None, *,
     `opens_pass`, the pass's command, when a pass record follows (`_log_single_step`)."""
     from prune_memory.engine import apply
     from prune_memory.procedure.finish import begin_pass
-    from prune_memory.procedure.snapshot import take_snapshot
+    from prune_memory.store.snapshot import take_snapshot
 
     _, notes = apply.recover(root)
     for note in notes:

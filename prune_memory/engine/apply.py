@@ -38,11 +38,11 @@ from prune_memory.engine.steps.kit import Step, StepOutcome
 from prune_memory.engine.steps.recovery import StepInterrupted, execute
 from prune_memory.errors import BadInputError, PruneMemoryError, RefusedError
 from prune_memory.plan import Inoculation
-from prune_memory.procedure.snapshot import Snapshot, require_snapshot
 from prune_memory.secrets.mask import mask_text
 from prune_memory.store.files import read_log_text
 from prune_memory.store.logtable import code_name
 from prune_memory.store.pruninglog import read_log
+from prune_memory.store.snapshot import Snapshot, require_snapshot
 
 __all__ = ["Applied", "ApplyResult", "Inoculation", "Skipped", "WithdrawRequest", "inoculate",
            "protect", "recover", "restore", "unprotect", "update_entry", "withdraw",

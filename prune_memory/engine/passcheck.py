@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from prune_memory.errors import RefusedError
-from prune_memory.procedure.snapshot import trusted_snapshot
 from prune_memory.store import confine
-from prune_memory.store.snapshot import MANIFEST
+from prune_memory.store.snapshot import MANIFEST, trusted_snapshot
 
 _STAMP = re.compile(r"\d{8}T\d{6}Z(-\d{1,3})?")
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")

@@ -23,12 +23,12 @@ from prune_memory.engine.steps.journal import pack
 from prune_memory.engine.steps.recovery import execute
 from prune_memory.engine.tombstone import iso_utc, read_tombstone
 from prune_memory.errors import BadInputError, RefusedError
-from prune_memory.procedure.snapshot import Snapshot, require_snapshot
 from prune_memory.secrets.mask import describe
 from prune_memory.secrets.scan import find_secrets
 from prune_memory.store.files import sha_or_none
 from prune_memory.store.frontmatter_parse import memory_type, parse_memory_text
 from prune_memory.store.pruninglog import read_log
+from prune_memory.store.snapshot import Snapshot, require_snapshot
 
 SECTION = "Re-accessioned"
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")

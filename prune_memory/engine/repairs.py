@@ -14,9 +14,9 @@ from prune_memory.engine.steps.journal import pack
 from prune_memory.engine.steps.recovery import execute
 from prune_memory.errors import PruneMemoryError
 from prune_memory.model import INDEX_FILE, JSON
-from prune_memory.procedure.snapshot import Snapshot, require_snapshot
 from prune_memory.secrets.mask import mask_text
 from prune_memory.store.files import read_or_none, sha256
+from prune_memory.store.snapshot import Snapshot, require_snapshot
 
 RULE = "9-resynthesis"
 

@@ -19,13 +19,12 @@ from prune_memory.engine.tombstone import IndexLineRecord, Tombstone, read_tombs
 from prune_memory.engine.tombstone_hints import index_records
 from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.model import INDEX_FILE, OWN_FILES, Finding, FindingCode
-from prune_memory.procedure.snapshot import trusted_snapshot
 from prune_memory.secrets.mask import mask_text
 from prune_memory.store.files import sha256, sha_or_none
 from prune_memory.store.logtable import code_name
 from prune_memory.store.pruninglog import PruningLog, RegisterRow, read_log
 from prune_memory.store.safe_read import is_member_name
-from prune_memory.store.snapshot import read_snapshot_file
+from prune_memory.store.snapshot import read_snapshot_file, trusted_snapshot
 from prune_memory.store.temps import is_temp_name
 
 

@@ -20,8 +20,8 @@ from prune_memory.engine.repairs import apply_repairs
 from prune_memory.errors import PruneMemoryError
 from prune_memory.model import JSON, MemoryDir
 from prune_memory.procedure.apply import Outcome
-from prune_memory.procedure.snapshot import Snapshot
 from prune_memory.store.index_facts import index_line_number
+from prune_memory.store.snapshot import Snapshot
 
 RULE = "sweep-rename"
 

@@ -12,9 +12,9 @@ from prune_memory.engine.superseded import parse_superseded
 from prune_memory.engine.tombstone import CONTRACT_FIELDS, parse_tombstone
 from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.model import FindingCode
-from prune_memory.procedure.snapshot import Snapshot, take_snapshot
 from prune_memory.store import atomic, temps
 from prune_memory.store.pruninglog import read_log
+from prune_memory.store.snapshot import Snapshot, take_snapshot
 from tests.conftest import topic, write_tree
 from tests.faults import record_file_ops
 

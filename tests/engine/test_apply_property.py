@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from prune_memory.engine import apply
 from prune_memory.engine.apply import WithdrawRequest
 from prune_memory.model import LOG_FILE, TOMBSTONE_DIR
-from prune_memory.procedure.snapshot import take_snapshot
+from prune_memory.store.snapshot import take_snapshot
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 Case = tuple[dict[str, bytes], list[str], list[str]]

@@ -19,7 +19,7 @@ from prune_memory.engine.edits.wikilinks import (
     revert_edit,
     wiki_pattern,
 )
-from prune_memory.procedure.snapshot import take_snapshot
+from prune_memory.store.snapshot import take_snapshot
 from tests.conftest import topic, write_tree
 from tests.faults import survives
 

@@ -7,8 +7,8 @@ from prune_memory.engine import apply
 from prune_memory.engine.apply import WithdrawRequest
 from prune_memory.engine.edits.log_rows import AUDIT_FIELDS
 from prune_memory.procedure.auditlog import AuditSummary, audit_fields, write_audit
-from prune_memory.procedure.snapshot import take_snapshot
 from prune_memory.store.pruninglog import read_log
+from prune_memory.store.snapshot import take_snapshot
 from tests.conftest import topic, write_tree
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

@@ -18,8 +18,8 @@ import pytest
 
 from prune_memory.engine import apply
 from prune_memory.errors import ExitCode
-from prune_memory.procedure.snapshot import take_snapshot
 from prune_memory.store.pruninglog import read_log
+from prune_memory.store.snapshot import take_snapshot
 from tests.conftest import DEMO_MEMORY, CliResult, topic, write_tree
 
 Cli = Callable[..., CliResult]

@@ -23,9 +23,8 @@ from prune_memory.engine import apply
 from prune_memory.engine.apply import WithdrawRequest
 from prune_memory.engine.steps import journal
 from prune_memory.errors import ExitCode
-from prune_memory.procedure.snapshot import take_snapshot
 from prune_memory.store.pruninglog import read_log
-from prune_memory.store.snapshot import read_manifest
+from prune_memory.store.snapshot import read_manifest, take_snapshot
 from tests.conftest import CliResult, topic, write_tree
 
 Cli = Callable[..., CliResult]
