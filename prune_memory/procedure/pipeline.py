@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 
+from prune_memory.analysis.contradictions import check_negations, check_said_gone, check_said_wrong
 from prune_memory.analysis.decay import Decay, entry_decay
 from prune_memory.analysis.gcpause import collector_paused
 from prune_memory.analysis.hooks_vs_topics import clash_entries
@@ -21,10 +22,7 @@ from prune_memory.analysis.instructions import (
     claude_md_sources,
     read_instructions,
 )
-from prune_memory.analysis.negation import check_negations
 from prune_memory.analysis.policy import Policy, default_policy, load_policy
-from prune_memory.analysis.saidgone import check_said_gone
-from prune_memory.analysis.saidwrong import check_said_wrong
 from prune_memory.analysis.sessions import session_log_finding
 from prune_memory.analysis.utility import check_utility
 from prune_memory.analysis.valueclash import check_values

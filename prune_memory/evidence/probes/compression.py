@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from prune_memory.analysis.classify import classify
+from prune_memory.analysis.contradictions import FILLER, stem
 from prune_memory.analysis.similarity import tokens
-from prune_memory.analysis.statements import FILLER, stem
 from prune_memory.analysis.text import short_quote
 from prune_memory.evidence.gitrepo import CommitInfo
 from prune_memory.evidence.probes.base import EMPTY, Flagged, ProbeContext, ProbeResult
