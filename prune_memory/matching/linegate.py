@@ -13,15 +13,8 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from prune_memory.matching.regexgate import (
-    ASCII_LOOKALIKES,
-    Node,
-    Regex,
-    Unknown,
-    gate_literals,
-    lowered,
-    parse,
-)
+from prune_memory.matching.regexgate import ASCII_LOOKALIKES, Regex, gate_literals, lowered
+from prune_memory.matching.regexsyntax import Node, Unknown, parse
 
 
 def needle_lines(pattern: Regex, text: str, *,

@@ -7,21 +7,17 @@ one; when none of them is in the text, the pattern cannot match and is skipped. 
 errs only towards running the regex: anything it cannot reason about (a non-ASCII literal
 under IGNORECASE, a non-ASCII text under IGNORECASE, LOCALE, an unknown node) keeps the
 regex in play, so results never change.
-
-The pattern is read by the standard library's own parser, the one `re.compile` runs, so the
-gates reason about exactly what the matcher will run. It is private (`re._parser`), so the
-tests read every pattern the package ships with it and check, on random patterns, that a
-closed gate never hides a match; its tree is turned into the few (kind, value) nodes below.
 """
 
 from __future__ import annotations
 
-import importlib
 import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
+
+from prune_memory.matching.regexsyntax import Node, Unknown, parse
 
 Needle = tuple[str, bool]  # (literal, folded: compare against the lower-cased text)
 MIN_NEEDLE = 2  # a single character occurs in almost every text and buys nothing
@@ -250,68 +246,3 @@ def _part(node: Node, folded: bool) -> Iterable[frozenset[Needle]]:
 def _quality(needles: frozenset[Needle]) -> tuple[int, int]:
     """Longer shortest needle first, then fewer needles."""
     return (min(len(text) for text, _ in needles), -len(needles))
-
-
-# --- the pattern's parts, as the standard library's parser reads them -------------------------
-
-# Nodes are (kind, value): ("LITERAL", code point), ("ANY", None), ("IN", members) with
-# members ("LITERAL", c), ("RANGE", (lo, hi)), ("CATEGORY", letter) and ("NEGATE", None);
-# ("AT", anchor), ("BRANCH", [sequence, ...]), ("GROUP", (flags on, flags off, sequence)),
-# ("ASSERT", sequence) for any look-around, ("REPEAT", (min, max, sequence)) and
-# ("GROUPREF", group). A sequence is a list of nodes.
-Node = tuple[str, Any]
-FOREVER = -1  # the open end of `*`, `+` and `{m,}`
-_PARSER: Any = importlib.import_module("re._parser")  # private: no stubs, hence Any
-_CATEGORIES = {"CATEGORY_DIGIT": "d", "CATEGORY_NOT_DIGIT": "D", "CATEGORY_SPACE": "s",
-               "CATEGORY_NOT_SPACE": "S", "CATEGORY_WORD": "w", "CATEGORY_NOT_WORD": "W"}
-_REPEATS = frozenset({"MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"})
-
-
-class Unknown(ValueError):
-    """The pattern does not compile, or uses syntax the gates do not reason about (a
-    conditional group): assume nothing about it."""
-
-
-def parse(pattern: str, flags: int = 0) -> tuple[list[Node], int]:
-    """The pattern's top-level sequence, and its flags with any leading `(?aiLmsux)`."""
-    try:
-        tree = _PARSER.parse(pattern, flags)
-    except (re.error, ValueError, RecursionError, OverflowError) as err:  # LOCALE on a str
-        raise Unknown(str(err)) from err
-    return _sequence_of(tree), int(tree.state.flags)
-
-
-def _sequence_of(items: Iterable[tuple[Any, Any]]) -> list[Node]:
-    return [_node(op.name, value) for op, value in items]
-
-
-def _node(kind: str, value: Any) -> Node:
-    if kind in ("LITERAL", "ANY", "GROUPREF"):
-        return (kind, value)
-    if kind == "NOT_LITERAL":
-        return ("IN", [("NEGATE", None), ("LITERAL", value)])
-    if kind == "IN":
-        return ("IN", [_member(op.name, member) for op, member in value])
-    if kind == "AT":
-        return ("AT", value.name.removeprefix("AT_"))
-    if kind == "BRANCH":
-        return ("BRANCH", [_sequence_of(alternative) for alternative in value[1]])
-    if kind == "SUBPATTERN":
-        return ("GROUP", (value[1], value[2], _sequence_of(value[3])))
-    if kind == "ATOMIC_GROUP":
-        return ("GROUP", (0, 0, _sequence_of(value)))  # atomic: the same strings
-    if kind in _REPEATS:
-        low, high, inner = value
-        return ("REPEAT", (low, FOREVER if high == _PARSER.MAXREPEAT else high,
-                           _sequence_of(inner)))
-    if kind in ("ASSERT", "ASSERT_NOT"):
-        return ("ASSERT", _sequence_of(value[1]))
-    raise Unknown(f"{kind} is not reasoned about")  # a conditional group
-
-
-def _member(kind: str, value: Any) -> Node:
-    if kind == "CATEGORY" and value.name in _CATEGORIES:
-        return ("CATEGORY", _CATEGORIES[value.name])
-    if kind in ("LITERAL", "RANGE", "NEGATE"):
-        return (kind, value)
-    raise Unknown(f"class member {kind} is not reasoned about")
