@@ -147,7 +147,7 @@ kept between processes. Instead:
 - The plan's near-duplicate groups and fragment merges keep each entry's closest few, so
   their join is a bounded search: about 64 candidates per note once hundreds are near
   copies of one another, exact below that. `jsonl report` stays exact, pair for pair.
-- Denied statements (`analysis/negation.py`) are looked up by pairs of their words, for the
+- Denied statements (`analysis/contradictions.py`) are looked up by pairs of their words, for the
   same reason; orphans are checked against one reading of the index, not one per orphan.
 
 ## Worst cases found by fuzzing
