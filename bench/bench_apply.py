@@ -48,7 +48,7 @@ def in_process(root: Path, repo: Path) -> dict[str, Any]:
     from prune_memory.procedure.options import PassOptions
     from prune_memory.procedure.pipeline import build_plan
     from prune_memory.procedure.review import auto_verdicts
-    from prune_memory.procedure.snapshot import take_snapshot
+    from prune_memory.store.snapshot import take_snapshot
 
     start = time.perf_counter()
     plan = build_plan(root, PassOptions(repo=repo, now=NOW, home=root.parent / "home"))

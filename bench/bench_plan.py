@@ -90,9 +90,9 @@ def child(memory: Path, repo: Path) -> dict[str, Any]:
 def analysis_child(memory: Path) -> dict[str, Any]:
     """Runs in its own child process: `load_memory_dir`, then issue 5's analysis of the
     loaded entries (`check_fidelity` + `check_hygiene`) three times."""
+    from prune_memory.analysis.hygiene import check_hygiene
+    from prune_memory.analysis.policy import load_policy
     from prune_memory.procedure.fidelity import check_fidelity
-    from prune_memory.procedure.filters import load_policy
-    from prune_memory.procedure.hygiene import check_hygiene
     from prune_memory.store.loader import load_memory_dir
 
     load_s, memdir = _timed(lambda: load_memory_dir(memory))

@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 from prune_memory.engine.restore import restore  # noqa: E402
 from prune_memory.engine.results import WithdrawRequest  # noqa: E402
 from prune_memory.engine.withdraw import withdraw_many  # noqa: E402
-from prune_memory.procedure.snapshot import take_snapshot  # noqa: E402
+from prune_memory.store.snapshot import take_snapshot  # noqa: E402
 from tests.engine.test_crash import build_memory  # noqa: E402
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

@@ -16,23 +16,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from prune_memory.model import Entry, EntryKind, MemoryDir  # noqa: E402
-from prune_memory.procedure.filters import default_policy  # noqa: E402
-from prune_memory.procedure.hygiene import (  # noqa: E402
+from prune_memory.analysis.hygiene import (  # noqa: E402
     check_hygiene,
     find_injection,
     find_secrets,
     match_filters,
     score_noise,
 )
+from prune_memory.analysis.policy import default_policy  # noqa: E402
+from prune_memory.model import Entry, EntryKind, MemoryDir  # noqa: E402
 from prune_memory.secrets.scan import find_spans  # noqa: E402
 from tests.secrets.corpus import lookalikes, secrets  # noqa: E402
 
 RUNS = 20
 GATE = """
 import sys
-from prune_memory.procedure.hygiene import find_injection, find_secrets, match_filters, score_noise
-from prune_memory.procedure.filters import load_policy
+from prune_memory.analysis.hygiene import find_injection, find_secrets, match_filters, score_noise
+from prune_memory.analysis.policy import load_policy
 text = sys.argv[1]
 policy = load_policy(__import__("pathlib").Path(sys.argv[2]))
 verdict = (find_secrets(text), score_noise(text), find_injection(text), match_filters(text, policy))
@@ -109,7 +109,7 @@ def main() -> None:
             "python_startup_ms": process_ms("pass"),
             "import_secrets_scan_ms": process_ms("import prune_memory.secrets.scan"),
             "import_model_ms": process_ms("import prune_memory.model"),
-            "import_hygiene_ms": process_ms("import prune_memory.procedure.hygiene"),
+            "import_hygiene_ms": process_ms("import prune_memory.analysis.hygiene"),
             "gate_clean_text_ms": process_ms(GATE, CLEAN, empty),
             "gate_vendor_trigger_ms": process_ms(GATE, VENDOR, empty),
         }

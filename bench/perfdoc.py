@@ -147,8 +147,32 @@ kept between processes. Instead:
 - The plan's near-duplicate groups and fragment merges keep each entry's closest few, so
   their join is a bounded search: about 64 candidates per note once hundreds are near
   copies of one another, exact below that. `jsonl report` stays exact, pair for pair.
-- Denied statements (`analysis/negation.py`) are looked up by pairs of their words, for the
+- Denied statements (`analysis/contradictions.py`) are looked up by pairs of their words, for the
   same reason; orphans are checked against one reading of the index, not one per orphan.
+
+## Issue 23's moves (analysis, evidence, the snapshot): no slower
+
+Measured on this shared 2-core machine at load 4–7, before (the fork point, d5bd7d2) and
+after, each pair under the same load: the two trees run call for call or side by side.
+
+- Hook gate (`prune-memory hook gate`, bytecode cached, 15 calls per case and tree,
+  interleaved), CPU p50 before → after: write_50k_clean 204.0 → 195.4 ms,
+  write_50k_token 214.5 → 215.7 ms, write_50k_outside 61.8 → 64.3 ms,
+  edit_small_memory 188.7 → 185.9 ms, bash_not_memory 66.1 → 66.5 ms. Importing the
+  gate's modules (`python -X importtime`, self time summed): 145 → 98 ms.
+- `build_plan` at 5,000 entries (bench/bench_plan.py's child, zipf store, 20,001-file
+  repo; the two trees side by side, three times), CPU: 9.36, 9.36, 8.96 s before;
+  9.31, 9.23, 8.93 s after (wall 57.9, 44.1, 42.1 s → 56.4, 43.2, 42.0 s). Run one after
+  the other instead, five rounds each, the load swung the figures by 3x in both trees
+  (best CPU 5.34 s before, 5.95 s after).
+- The scan (`procedure/reachability.scan`, 5,000 entries), now with the one link
+  normaliser: 0.072 s → 0.073 s, best of five.
+
+The regex gates still read patterns with `matching/regexsyntax.py`: the standard library's
+parser is private (issue 13 took it out), and the public libraries that read regexes for a
+literal pre-filter (RE2's FilteredRE2, greenery, interegular) do not read look-arounds or
+`\\b`, which 42 of the 49 patterns the package ships use. The secret screen is already one
+compiled alternation of every detector's literals (`secrets/scan.py`).
 
 ## Worst cases found by fuzzing
 

@@ -34,9 +34,9 @@ from prune_memory.engine.results import WithdrawRequest
 from prune_memory.engine.undo import undo_passes
 from prune_memory.engine.withdraw import withdraw, withdraw_many
 from prune_memory.procedure.finish import record_pass
-from prune_memory.procedure.snapshot import take_snapshot
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.pruninglog import read_log
+from prune_memory.store.snapshot import take_snapshot
 
 SCRIPT = Path(sys.executable).with_name("prune-memory")
 NOW = datetime(2026, 12, 1, 12, tzinfo=UTC)

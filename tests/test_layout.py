@@ -93,6 +93,47 @@ def test_the_circle_finder_finds_a_circle() -> None:
     assert _circle({"a": {"b"}, "b": set()}) == []
 
 
+# The layers, highest first (references/architecture.md). A module imports its own layer or
+# one below it, never one above; a name belongs to the longest prefix listed. `config` reads
+# the config file (store/) and names evidence classes, and the probes read it, so it sits
+# between evidence/ and analysis/ with the class names (vocabulary, no git) beneath it.
+LAYERS = ("prune_memory.__main__", "prune_memory.cli", "prune_memory.report",
+          "prune_memory.procedure", "prune_memory.lint", "prune_memory.jsonstore",
+          "prune_memory.engine", "prune_memory.claude.hooks", "prune_memory.claude",
+          "prune_memory.evidence", "prune_memory.config", "prune_memory.evidence.classes",
+          "prune_memory.analysis", "prune_memory.store", "prune_memory.secrets",
+          "prune_memory.matching", "prune_memory")
+
+
+def _layer(module: str) -> int:
+    """The rank of `module` in LAYERS (0 is the top), by the longest prefix that names it."""
+    owners = [name for name in LAYERS if module == name or module.startswith(f"{name}.")]
+    return LAYERS.index(max(owners, key=len))
+
+
+def _upward(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of `graph` from a lower layer to a higher one."""
+    return sorted(f"{source} -> {target}" for source, targets in graph.items()
+                  for target in targets if _layer(target) < _layer(source))
+
+
+def test_imports_go_down_the_layers() -> None:
+    files = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    graph = {name: _imports(path, set(files)) for name, path in files.items()}
+    assert not _upward(graph), "imports up the layers:\n" + "\n".join(_upward(graph))
+
+
+def test_the_direction_check_finds_an_upward_import() -> None:
+    graph = {"prune_memory.engine.apply": {"prune_memory.procedure.finish",
+                                           "prune_memory.store.files"},
+             "prune_memory.evidence.probes.paths": {"prune_memory.evidence.classes",
+                                                    "prune_memory.analysis.text"},
+             "prune_memory.config": {"prune_memory.evidence.probes.base"},
+             "prune_memory.store.loader": {"prune_memory.model"}}
+    assert _upward(graph) == ["prune_memory.config -> prune_memory.evidence.probes.base",
+                              "prune_memory.engine.apply -> prune_memory.procedure.finish"]
+
+
 # Only store/ touches the memory directory: these packages reach files through it. The
 # modules named here keep the tool's own files elsewhere, each for the reason given.
 NO_FILE_ACCESS = ("engine", "procedure", "analysis", "lint", "evidence/classes.py")
@@ -104,7 +145,6 @@ ELSEWHERE = {
     "engine/undo.py": "a snapshot's manifest, under the state directory",
     "engine/vault.py": "the private vault of withdrawn secrets, under the state directory",
     "procedure/review_state.py": "a saved review under the state directory",
-    "procedure/snapshot.py": "the snapshot's own folder, outside the memory directory",
     "analysis/instructions.py": "the project's instruction files (CLAUDE.md, AGENTS.md, ...)",
 }
 _PATH_CALLS = {"read_text", "read_bytes", "write_text", "write_bytes", "exists", "is_file",

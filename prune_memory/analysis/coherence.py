@@ -16,11 +16,11 @@ from collections import defaultdict
 from collections.abc import Sequence
 from fractions import Fraction
 
-from prune_memory.analysis.neargroups import Closest
+from prune_memory.analysis.contradictions import FILLER, stem
+from prune_memory.analysis.duplicates import Closest
 from prune_memory.analysis.pointers import pointer_target
 from prune_memory.analysis.setjoin import BOUNDED
 from prune_memory.analysis.similarity import TokenSets, jaccard, threshold_fraction, tokens
-from prune_memory.analysis.statements import FILLER, stem
 from prune_memory.model import JSON, Entry, IndexLine, MemoryDir
 
 FRAGMENT_MAX_CHARS = 400

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from prune_memory.analysis.statements import stem
+from prune_memory.analysis.contradictions import stem
 from prune_memory.analysis.text import first_heading, short_quote
 from prune_memory.analysis.utility import marked_done
 from prune_memory.model import Entry, Finding, FindingCode, IndexLine, MemoryDir

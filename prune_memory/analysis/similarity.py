@@ -1,4 +1,5 @@
-"""Tokens, normalised text and an exact set-similarity join over token sets.
+"""Tokens, normalised text, an exact set-similarity join over token sets, and the entries the
+fidelity checks compare (their words worked out once, their text as evidence may show it).
 
 The join finds every pair whose Jaccard similarity reaches a threshold, the same pairs a
 comparison of all pairs would find, while looking at only a small fraction of them: tokens
@@ -6,7 +7,7 @@ are ranked rarest first, each set is indexed by a short prefix of its rarest tok
 candidates are cut by length, position and rank before their overlap is counted
 (the AllPairs / PPJoin family; the engine is in `setjoin`, the reasoning in
 references/similarity.md). A join of one side against the other at a low threshold counts
-every overlap instead, many at once in one integer addition (`crossjoin`).
+every overlap instead, many at once in one integer addition (`setjoin.cross_pairs`).
 """
 
 from __future__ import annotations
@@ -15,18 +16,16 @@ import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import chain
 from math import isqrt
 
-from prune_memory.analysis.crossjoin import cross_pairs
 from prune_memory.analysis.gcpause import collector_paused
-from prune_memory.analysis.setjoin import Join, Pair
+from prune_memory.analysis.setjoin import Join, Pair, cross_pairs
 from prune_memory.errors import BadInputError
-
-__all__ = ["Corpus", "Pair", "TokenSets", "equal_groups", "exact_groups", "has_words", "jaccard",
-           "normalise", "similar_pairs", "similar_pairs_across", "threshold_fraction",
-           "token_set", "tokens"]
+from prune_memory.model import JSON, Entry, EntryKind
+from prune_memory.secrets.mask import mask_text
 
 # An apostrophe inside a word joins its halves: "don't" -> "dont", "it’s" -> "its".
 _INNER_APOSTROPHE = re.compile(r"(?<=[^\W_])['’](?=[^\W_])")
@@ -257,3 +256,46 @@ class Corpus:
             for i in self.copies[a]:
                 for j in self.copies[b]:
                     yield (min(i, j), max(i, j), sim)
+
+
+@dataclass(frozen=True)
+class ComparedTexts:
+    """The entries that say something, with their words worked out once."""
+
+    entries: list[Entry]
+    texts: list[str]
+    corpus: Corpus
+    masked: dict[int, str] = field(default_factory=dict)
+
+    def shown(self, i: int) -> str:
+        """Entry i's text with secret values masked, as evidence may be printed or logged."""
+        text = self.masked.get(i)
+        if text is None:
+            text = self.masked[i] = mask_text(self.texts[i])
+        return text
+
+
+def analysed_text(entry: Entry) -> str:
+    """What is compared: the frontmatter-free body; for an inline index fact, the line's text."""
+    if entry.kind is EntryKind.INDEX_LINE:
+        return entry.body or entry.description
+    return entry.body
+
+
+def compared_texts(entries: Sequence[Entry]) -> ComparedTexts:
+    # an entry without words is the noise check's business, not a duplicate
+    said = [(entry, analysed_text(entry)) for entry in entries]
+    said = [(entry, text) for entry, text in said if has_words(text)]
+    return ComparedTexts([entry for entry, _ in said], [text for _, text in said],
+                  Corpus([text for _, text in said]))
+
+
+def pair_texts(data: ComparedTexts, this: int, that: int) -> JSON:
+    return {"text": data.shown(this), "other_file": data.entries[that].file,
+            "other_text": data.shown(that)}
+
+
+def written_dates(this: Entry, other: Entry) -> JSON:
+    """When each side was last written, and by which signal (modified: or mtime)."""
+    return {"written": {e.file: f"{e.written_at[0].isoformat()} ({e.written_at[1]})"
+                        for e in (this, other)}}

@@ -126,10 +126,6 @@ def told_as_past(sentence: str) -> bool:
     return PAST_TENSE.search(sentence) is not None
 
 
-def line_of(text: str, needle: str) -> str:
-    return next((ln for ln in text.splitlines() if needle in ln), "")
-
-
 def _wordish(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 

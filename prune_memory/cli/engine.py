@@ -31,7 +31,7 @@ from prune_memory.errors import BadInputError, RefusedError
 if TYPE_CHECKING:
     from prune_memory.engine.results import ApplyResult
     from prune_memory.plan import Inoculation
-    from prune_memory.procedure.snapshot import Snapshot
+    from prune_memory.store.snapshot import Snapshot
 
 FileArg = Annotated[str, typer.Argument(help="The memory file (a path, or a name inside "
                                               "--memory-dir / --project).", show_default=False)]
@@ -57,7 +57,7 @@ def snapshot(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
 
     Example: prune-memory snapshot ~/.claude/projects/-home-me-app/memory
     """
-    from prune_memory.procedure.snapshot import take_snapshot
+    from prune_memory.store.snapshot import take_snapshot
 
     root = resolve_memory_dir(memory_dir, project, dir_opt)
     snap = take_snapshot(root, parse_now(now), snapshot_dir_path(snapshot_dir))
@@ -217,7 +217,7 @@ def _fresh_snapshot(root: Path, when: datetime, snapshot_dir: str | None, *,
     `opens_pass`, the pass's command, when a pass record follows (`_log_single_step`)."""
     from prune_memory.engine import session
     from prune_memory.procedure.finish import begin_pass
-    from prune_memory.procedure.snapshot import take_snapshot
+    from prune_memory.store.snapshot import take_snapshot
 
     _, notes = session.recover(root)
     for note in notes:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from prune_memory.analysis.contradiction import NegationSet
+from prune_memory.analysis.contradictions import NegationSet
 from prune_memory.cli.common import JsonOpt, NowOpt, app, emit_json, parse_now, say
 from prune_memory.errors import BadInputError, ExitCode
 from prune_memory.jsonstore.analysis import NEAR_THRESHOLD
@@ -46,7 +46,7 @@ def report_command(store: StoreArg, *, now: NowOpt = None,
 
     Example: prune-memory jsonl report memories.jsonl --now 2026-10-12
     """
-    from prune_memory.analysis.contradiction import negation_words
+    from prune_memory.analysis.contradictions import negation_words
     from prune_memory.jsonstore.analysis import analyse, denial_flags, report
     from prune_memory.jsonstore.records import load_store
 

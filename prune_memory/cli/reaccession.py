@@ -53,7 +53,7 @@ def reaccession(register_id: RegisterIdArg, memory_dir: MemoryDirArg = None, *,
     from prune_memory.engine.reaccession import reaccession, request, withdrawn_body
     from prune_memory.engine.session import recover
     from prune_memory.procedure.finish import begin_pass, record_pass
-    from prune_memory.procedure.snapshot import take_snapshot
+    from prune_memory.store.snapshot import take_snapshot
 
     root = resolve_memory_dir(memory_dir, project, dir_opt)
     withdrawn = withdrawn_body(root, register_id)

@@ -95,7 +95,7 @@ def _reviewed_pass(root: Path, options: PassOptions, *, yes: bool, ask_kept: boo
     from prune_memory.engine.session import writing
     from prune_memory.procedure.finish import RUN, begin_pass, finish_pass
     from prune_memory.procedure.review_state import drop_session, kept_entries, remember_keeps
-    from prune_memory.procedure.snapshot import take_snapshot
+    from prune_memory.store.snapshot import take_snapshot
 
     with writing(root) as notes:
         _say_notes(notes)

@@ -90,9 +90,9 @@ def _apply(root: Path, memdir: MemoryDir, report: SweepReport, snapshot_dir: Pat
     from prune_memory.engine.session import writing
     from prune_memory.procedure.auditlog import AuditSummary, write_audit
     from prune_memory.procedure.finish import begin_pass, record_pass
-    from prune_memory.procedure.snapshot import take_snapshot
     from prune_memory.procedure.sweep import apply_sweep
     from prune_memory.store.pruninglog import read_log
+    from prune_memory.store.snapshot import take_snapshot
 
     with writing(root) as notes:
         for note in notes:

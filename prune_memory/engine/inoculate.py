@@ -24,11 +24,11 @@ from prune_memory.engine.superseded import CounterMemory, superseded_record
 from prune_memory.engine.withdraw import withdraw_one
 from prune_memory.errors import BadInputError
 from prune_memory.plan import Inoculation
-from prune_memory.procedure.snapshot import Snapshot, require_snapshot
 from prune_memory.secrets.mask import mask_text
 from prune_memory.store import index_edit
 from prune_memory.store.files import StepConflict, edit_index, ensure_file
 from prune_memory.store.pruninglog import code_name, log_once, read_log
+from prune_memory.store.snapshot import Snapshot, require_snapshot
 
 
 def inoculate(root: Path, file: str, inoculation: Inoculation, *, snapshot: Snapshot,

@@ -26,7 +26,6 @@ from pathlib import Path
 from prune_memory.engine import vault
 from prune_memory.errors import RefusedError
 from prune_memory.model import JSON, LOG_FILE
-from prune_memory.procedure.snapshot import trusted_snapshot
 from prune_memory.secrets.mask import mask_text
 from prune_memory.state import dir_key, state_subdir
 from prune_memory.store import atomic, confine
@@ -39,6 +38,7 @@ from prune_memory.store.snapshot import (
     read_snapshot_file,
     stored_path,
     tree_state,
+    trusted_snapshot,
 )
 
 RECORD_SUFFIX = ".pass.json"

@@ -21,7 +21,6 @@ from prune_memory.engine.results import ApplyResult, applied_from, result
 from prune_memory.engine.session import writing
 from prune_memory.engine.tombstone import iso_utc, read_tombstone
 from prune_memory.errors import BadInputError, RefusedError
-from prune_memory.procedure.snapshot import Snapshot, require_snapshot
 from prune_memory.secrets.mask import describe
 from prune_memory.secrets.scan import find_secrets
 from prune_memory.store.files import StepConflict, edit_index, ensure_file, sha_or_none
@@ -29,6 +28,7 @@ from prune_memory.store.frontmatter_parse import memory_type, parse_memory_text
 from prune_memory.store.index import linking_lines
 from prune_memory.store.index_edit import add_line
 from prune_memory.store.pruninglog import log_once, read_log
+from prune_memory.store.snapshot import Snapshot, require_snapshot
 from prune_memory.store.yamlvalue import scalar
 
 SECTION = "Re-accessioned"

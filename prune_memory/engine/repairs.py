@@ -13,12 +13,12 @@ from prune_memory.engine.results import Applied, ApplyResult, Skipped, applied_f
 from prune_memory.engine.session import writing
 from prune_memory.errors import PruneMemoryError
 from prune_memory.model import INDEX_FILE, JSON
-from prune_memory.procedure.snapshot import Snapshot, require_snapshot
 from prune_memory.secrets.mask import mask_text
 from prune_memory.store import atomic
 from prune_memory.store.files import read_or_none, sha256, sha_or_none
 from prune_memory.store.index_edit import add_line, drop_line, retarget_line, rewrite_line
 from prune_memory.store.pruninglog import log_once
+from prune_memory.store.snapshot import Snapshot, require_snapshot
 
 RULE = "9-resynthesis"
 

@@ -27,7 +27,6 @@ from prune_memory.engine.tombstone import Tombstone, index_records, read_tombsto
 from prune_memory.engine.update import rewrite_lines
 from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.model import INDEX_FILE, OWN_FILES, Finding, FindingCode
-from prune_memory.procedure.snapshot import trusted_snapshot
 from prune_memory.secrets.mask import mask_text
 from prune_memory.store import index_edit
 from prune_memory.store.files import (
@@ -45,7 +44,7 @@ from prune_memory.store.index import index_line_number
 from prune_memory.store.index_placement import IndexLineRecord
 from prune_memory.store.pruninglog import PruningLog, RegisterRow, code_name, log_once, read_log
 from prune_memory.store.safe_read import is_member_name
-from prune_memory.store.snapshot import read_snapshot_file
+from prune_memory.store.snapshot import read_snapshot_file, trusted_snapshot
 from prune_memory.store.temps import is_temp_name
 
 

@@ -51,7 +51,6 @@ from prune_memory.engine.tombstone import (
 from prune_memory.engine.withdraw import tombstone_bytes
 from prune_memory.errors import BadInputError
 from prune_memory.model import INDEX_FILE, TOMBSTONE_DIR
-from prune_memory.procedure.snapshot import Snapshot, require_snapshot
 from prune_memory.secrets.mask import mask_text
 from prune_memory.store import index_edit
 from prune_memory.store.files import (
@@ -80,6 +79,7 @@ from prune_memory.store.pruninglog import (
     next_register_id_in,
     read_log,
 )
+from prune_memory.store.snapshot import Snapshot, require_snapshot
 from prune_memory.store.yamlvalue import scalar
 
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")

@@ -73,7 +73,6 @@ from prune_memory.engine.tombstone import TombstoneHeader, render_tombstone, tom
 from prune_memory.errors import BadInputError, ExitCode, PruneMemoryError, RefusedError
 from prune_memory.model import INDEX_FILE, TOMBSTONE_DIR
 from prune_memory.plan import Inoculation
-from prune_memory.procedure.snapshot import Snapshot, require_snapshot
 from prune_memory.secrets.mask import mask_text
 from prune_memory.store import index_edit
 from prune_memory.store.files import (
@@ -106,6 +105,7 @@ from prune_memory.store.pruninglog import (
     protected_in,
     read_log,
 )
+from prune_memory.store.snapshot import Snapshot, require_snapshot
 
 REASON_CHARS = 240  # in a register row; the tombstone's header keeps the whole reason
 W = TypeVar("W", bound="Withdrawn")

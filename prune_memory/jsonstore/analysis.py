@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import NamedTuple
 
-from prune_memory.analysis.contradiction import (
+from prune_memory.analysis.contradictions import (
     CONTRADICTION_THRESHOLD,
     NEGATIONS,
     Contradiction,
@@ -20,7 +20,8 @@ from prune_memory.analysis.contradiction import (
 )
 from prune_memory.analysis.decay import idle_days, staleness
 from prune_memory.analysis.gcpause import collector_paused
-from prune_memory.analysis.similarity import Corpus, Pair, jaccard
+from prune_memory.analysis.setjoin import Pair
+from prune_memory.analysis.similarity import Corpus, jaccard
 from prune_memory.jsonstore.records import StoreRecord
 from prune_memory.model import JSON
 
@@ -104,7 +105,7 @@ def denial_flags(records: Sequence[StoreRecord], analysis: StoreAnalysis) -> lis
     """Contradiction flags the negation-word rule misses ("resets nightly" against "does not
     reset nightly" share too few words), in the report's flag shape; pairs it already
     flagged are left out."""
-    from prune_memory.analysis.negation import denied_pairs
+    from prune_memory.analysis.contradictions import denied_pairs
     from prune_memory.analysis.similarity import token_set
 
     flagged = {(c.first, c.second) for c in analysis.contradictions}

@@ -12,6 +12,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from prune_memory.analysis.hygiene import (
+    PROVENANCE_KEYS,
+    entry_secrets,
+    poison_findings,
+    provenance,
+)
 from prune_memory.analysis.similarity import exact_groups, normalise
 from prune_memory.engine.vault import secret_tombstones
 from prune_memory.jsonstore.records import StoreRecord
@@ -19,12 +25,6 @@ from prune_memory.lint.items import LintCheck, LintItem, Violation, store_item
 from prune_memory.lint.options import LintOptions
 from prune_memory.lint.suggest import Listing, Suggestion, ranked, suggest
 from prune_memory.model import JSON, MemoryDir
-from prune_memory.procedure.hygiene import (
-    PROVENANCE_KEYS,
-    entry_secrets,
-    poison_findings,
-    provenance,
-)
 from prune_memory.secrets.mask import describe
 from prune_memory.secrets.pii import find_pii
 

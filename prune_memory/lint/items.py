@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from prune_memory.analysis.hygiene import allowed_labels
 from prune_memory.jsonstore.records import StoreRecord
 from prune_memory.model import JSON
-from prune_memory.procedure.hygiene import allowed_labels
 from prune_memory.secrets.base import SecretHit
 from prune_memory.secrets.pii import find_pii
 from prune_memory.secrets.scan import find_secrets, without_allowed

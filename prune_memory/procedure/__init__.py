@@ -1,10 +1,10 @@
 """The procedure's steps, one module each, in the order a pass runs them (README's table).
 
-1. snapshot.py — the verified copy outside the directory, before the first write
-2. inventory.py, classify.py — every entry, its class, how often it is read
+1. the snapshot (store/snapshot.py) — the verified copy outside the directory, first
+2. inventory.py — every entry, its class (analysis/classify.py), how often it is read
 3. staleness.py — each claim against the repo (the probes are in evidence/)
-4. fidelity.py, hygiene.py, filters.py — duplicates and contradictions; secrets, noise,
-   poison and the never-persist rules
+4. fidelity.py — duplicates and contradictions; the hygiene checks (analysis/hygiene.py):
+   secrets, noise, poison and the never-persist rules; filters.py writes the policy
 5. decide.py, rules.py, automation.py — the decision tree, and which evidence may act
    without a person; assemble.py turns the decisions into one Plan
 6. review.py, review_state.py — a person's verdict on each proposal

@@ -29,7 +29,7 @@ from prune_memory.errors import PruneMemoryError
 from prune_memory.model import JSON, Action
 from prune_memory.plan import Inoculation, Plan, PlanEntry
 from prune_memory.procedure.review import WITHDRAWING_CHOICES, Choice, Verdict
-from prune_memory.procedure.snapshot import Snapshot
+from prune_memory.store.snapshot import Snapshot
 
 
 @dataclass

@@ -19,9 +19,9 @@ from prune_memory.model import INDEX_FILE, Fidelity
 from prune_memory.plan import Plan
 from prune_memory.procedure.apply import Outcome
 from prune_memory.procedure.rules import DRIFT
-from prune_memory.procedure.snapshot import Snapshot
 from prune_memory.store.files import read_log_text, write_log_text
 from prune_memory.store.pruninglog import AUDIT_FIELDS, Audit, parse_log, set_audit_fields
+from prune_memory.store.snapshot import Snapshot
 
 
 @dataclass(frozen=True)

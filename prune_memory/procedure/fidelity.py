@@ -9,14 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from prune_memory.analysis.compared import (
-    ComparedTexts,
-    compared_texts,
-    pair_texts,
-    written_dates,
-)
-from prune_memory.analysis.containment import contained_pairs, without_articles
-from prune_memory.analysis.contradiction import (
+from prune_memory.analysis.contradictions import (
     CONTRADICTION_THRESHOLD,
     LIMITS,
     NEGATIONS,
@@ -24,13 +17,23 @@ from prune_memory.analysis.contradiction import (
     contradictions,
     negation_sides,
 )
+from prune_memory.analysis.duplicates import (
+    Closest,
+    NearGroups,
+    choose_survivor,
+    contained_pairs,
+    survivor_reason,
+    without_articles,
+)
 from prune_memory.analysis.gcpause import collector_paused
-from prune_memory.analysis.neargroups import Closest, NearGroups
 from prune_memory.analysis.setjoin import BOUNDED
 from prune_memory.analysis.similarity import (
+    ComparedTexts,
+    compared_texts,
     jaccard,
+    pair_texts,
+    written_dates,
 )
-from prune_memory.analysis.survivor import choose_survivor, survivor_reason
 from prune_memory.model import JSON, Entry, Finding, FindingCode, MemoryDir
 from prune_memory.store.index import table_of
 

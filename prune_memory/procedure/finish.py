@@ -18,9 +18,9 @@ from prune_memory.procedure.auditlog import record_audit
 from prune_memory.procedure.reachability import Reachability, scan
 from prune_memory.procedure.resynthesis import Resynthesis, resynthesize
 from prune_memory.procedure.review import Verdict
-from prune_memory.procedure.snapshot import Snapshot
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.pruninglog import read_log
+from prune_memory.store.snapshot import Snapshot
 
 RUN = "run"  # what names a pass `run` makes, in its record and its open marker
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from prune_memory.analysis.access import Access, estimate_access
+from prune_memory.analysis.classify import Classification, classify
 from prune_memory.model import JSON, Entry, MemoryDir
-from prune_memory.procedure.classify import Classification, classify
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 
+from prune_memory.analysis.contradictions import check_negations, check_said_gone, check_said_wrong
 from prune_memory.analysis.decay import Decay, entry_decay
 from prune_memory.analysis.gcpause import collector_paused
 from prune_memory.analysis.hooks_vs_topics import clash_entries
+from prune_memory.analysis.hygiene import check_hygiene
 from prune_memory.analysis.inoculation import find_abandoned_strategy
 from prune_memory.analysis.instructions import (
     InstructionIndex,
@@ -20,9 +22,7 @@ from prune_memory.analysis.instructions import (
     claude_md_sources,
     read_instructions,
 )
-from prune_memory.analysis.negation import check_negations
-from prune_memory.analysis.saidgone import check_said_gone
-from prune_memory.analysis.saidwrong import check_said_wrong
+from prune_memory.analysis.policy import Policy, default_policy, load_policy
 from prune_memory.analysis.sessions import session_log_finding
 from prune_memory.analysis.utility import check_utility
 from prune_memory.analysis.valueclash import check_values
@@ -42,8 +42,6 @@ from prune_memory.plan import Plan
 from prune_memory.procedure.assemble import assemble_plan
 from prune_memory.procedure.decide import Evidence
 from prune_memory.procedure.fidelity import check_fidelity
-from prune_memory.procedure.filters import Policy, default_policy, load_policy
-from prune_memory.procedure.hygiene import check_hygiene
 from prune_memory.procedure.inventory import Inventory, take_inventory
 from prune_memory.procedure.options import PassOptions
 from prune_memory.procedure.reachability import scan

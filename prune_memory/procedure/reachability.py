@@ -7,13 +7,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from prune_memory.analysis.reach_match import close_match
 from prune_memory.analysis.text import headings
 from prune_memory.engine.vault import secret_tombstones
 from prune_memory.model import JSON, Entry, EntryKind, Index, IndexLine, LinkKind, MemoryDir
 from prune_memory.secrets.mask import describe
 from prune_memory.store.safe_read import holds_file
-from prune_memory.store.wikinames import wiki_key
+from prune_memory.store.wikinames import close_match, wiki_key
 
 _BARE_FILE = re.compile(r"(?<![\w(/\[])([\w.-]+\.md)\b")
 

@@ -11,10 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from prune_memory.analysis.access import Access
+from prune_memory.analysis.classify import Classification
 from prune_memory.analysis.sessions import standing_rule
 from prune_memory.evidence.classes import Strength, drift_class
 from prune_memory.model import Action, Entry, Fidelity, Finding, FindingCode, MemoryClass
-from prune_memory.procedure.classify import Classification
 
 C = FindingCode
 DRIFT = frozenset({C.PATH_DRIFT, C.COUNT_DRIFT, C.STATE_DRIFT, C.VERSION_DRIFT, C.NAME_DRIFT})

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prune_memory.analysis import crossjoin
-from prune_memory.analysis.crossjoin import cross_pairs
+from prune_memory.analysis import setjoin
+from prune_memory.analysis.setjoin import cross_pairs
 from prune_memory.analysis.similarity import Corpus, TokenSets, threshold_fraction
 from tests.reference_allpairs import reference_pairs
 
@@ -40,12 +40,12 @@ def test_blocks_of_the_smaller_side_change_nothing(
     sets: list[frozenset[str]], threshold: float, data: st.DataObject
 ) -> None:
     sides = data.draw(st.lists(st.booleans(), min_size=len(sets), max_size=len(sets)))
-    block = crossjoin.BLOCK
+    block = setjoin.BLOCK
     try:
-        crossjoin.BLOCK = data.draw(st.integers(min_value=1, max_value=4))
+        setjoin.BLOCK = data.draw(st.integers(min_value=1, max_value=4))
         assert crossed(sets, threshold, sides) == reference_pairs(sets, threshold, sides)
     finally:
-        crossjoin.BLOCK = block
+        setjoin.BLOCK = block
 
 
 @settings(max_examples=30, deadline=None)

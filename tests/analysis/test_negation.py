@@ -12,8 +12,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prune_memory.analysis.negation import check_negations, denials, denied_pairs, same_claim
-from prune_memory.analysis.statements import Statement, statements, stem
+from prune_memory.analysis.contradictions import (
+    Statement,
+    check_negations,
+    denials,
+    denied_pairs,
+    same_claim,
+    statements,
+    stem,
+)
 from prune_memory.model import Action, FindingCode
 from prune_memory.procedure.options import PassOptions
 from prune_memory.procedure.pipeline import build_plan

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from prune_memory.analysis.hygiene import check_hygiene
 from prune_memory.analysis.noise import NOISE_AT, importance_of, is_ephemeral_kind, score_noise
+from prune_memory.analysis.policy import default_policy
 from prune_memory.model import Action, FindingCode
-from prune_memory.procedure.filters import default_policy
-from prune_memory.procedure.hygiene import check_hygiene
 from prune_memory.procedure.options import PassOptions
 from prune_memory.procedure.pipeline import build_plan
 from prune_memory.store.loader import load_memory_dir

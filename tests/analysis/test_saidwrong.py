@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.analysis.saidwrong import check_said_wrong
+from prune_memory.analysis.contradictions import check_said_wrong
 from prune_memory.store.loader import load_memory_dir
 from tests.conftest import topic, write_tree
 

@@ -21,8 +21,8 @@ from pathlib import Path
 
 from prune_memory.engine.results import WithdrawRequest
 from prune_memory.engine.withdraw import withdraw_many
-from prune_memory.procedure.snapshot import load_snapshot, take_snapshot
 from prune_memory.store import atomic
+from prune_memory.store.snapshot import load_snapshot, take_snapshot
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 

@@ -18,9 +18,9 @@ from prune_memory.engine.withdraw import withdraw, withdraw_many
 from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.model import FindingCode
 from prune_memory.plan import Inoculation
-from prune_memory.procedure.snapshot import Snapshot, take_snapshot
 from prune_memory.store import atomic, temps
 from prune_memory.store.pruninglog import read_log
+from prune_memory.store.snapshot import Snapshot, take_snapshot
 from tests.conftest import topic, write_tree
 from tests.faults import record_file_ops
 

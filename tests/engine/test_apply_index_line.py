@@ -21,9 +21,9 @@ from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.model import INDEX_FILE, Entry, EntryKind, FindingCode
 from prune_memory.plan import Inoculation
 from prune_memory.procedure.reachability import scan
-from prune_memory.procedure.snapshot import Snapshot, take_snapshot
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.pruninglog import read_log
+from prune_memory.store.snapshot import Snapshot, take_snapshot
 from tests.conftest import topic, write_tree
 from tests.faults import record_file_ops
 
@@ -301,8 +301,8 @@ def test_a_fact_in_the_index_is_updated_and_restored_line_for_line(tmp_path: Pat
     and `restore` swaps it back; every other byte of MEMORY.md stays as it was."""
     from prune_memory.engine.restore import restore
     from prune_memory.engine.update import update_entry
-    from prune_memory.procedure.snapshot import take_snapshot
     from prune_memory.store.pruninglog import read_log
+    from prune_memory.store.snapshot import take_snapshot
 
     index = "# Map\r\n- `util.py` (20 lines) — helpers\r\n- other fact\r\n"
     root = tmp_path / "memory"
@@ -326,7 +326,7 @@ def test_an_interrupted_fact_update_is_finished_by_recover(tmp_path: Path,
 
     from prune_memory.engine import update as step_update
     from prune_memory.engine.journal import StepInterrupted
-    from prune_memory.procedure.snapshot import take_snapshot
+    from prune_memory.store.snapshot import take_snapshot
 
     root = tmp_path / "memory"
     root.mkdir()

@@ -16,7 +16,7 @@ from prune_memory.engine.restore import restore
 from prune_memory.engine.results import WithdrawRequest
 from prune_memory.engine.withdraw import withdraw_many
 from prune_memory.model import LOG_FILE, TOMBSTONE_DIR
-from prune_memory.procedure.snapshot import take_snapshot
+from prune_memory.store.snapshot import take_snapshot
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 Case = tuple[dict[str, bytes], list[str], list[str]]

@@ -16,9 +16,8 @@ from prune_memory.procedure.finish import finish_pass
 from prune_memory.procedure.options import PassOptions
 from prune_memory.procedure.pipeline import build_plan
 from prune_memory.procedure.review import Choice, Verdict, proposed_verdict
-from prune_memory.procedure.snapshot import take_snapshot
 from prune_memory.store.files import read_or_none
-from prune_memory.store.snapshot import tree_state
+from prune_memory.store.snapshot import take_snapshot, tree_state
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 

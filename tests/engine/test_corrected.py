@@ -13,7 +13,7 @@ from prune_memory.procedure.finish import finish_pass
 from prune_memory.procedure.options import PassOptions
 from prune_memory.procedure.pipeline import build_plan
 from prune_memory.procedure.review import Choice, Verdict
-from prune_memory.procedure.snapshot import take_snapshot
+from prune_memory.store.snapshot import take_snapshot
 from tests.conftest import topic, write_tree
 from tests.evidence.probes.gitbuild import GitRepo
 

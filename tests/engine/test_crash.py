@@ -256,7 +256,7 @@ def test_every_crash_point_of_a_step_recovers(tmp_path: Path, op: str,
 
     from prune_memory.engine.results import WithdrawRequest
     from prune_memory.plan import Inoculation
-    from prune_memory.procedure.snapshot import take_snapshot
+    from prune_memory.store.snapshot import take_snapshot
 
     now = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
     for budget in range(20):
@@ -343,7 +343,7 @@ def test_a_file_edited_between_crash_and_recover_is_kept(
     from datetime import UTC, datetime
 
     from prune_memory.engine.results import WithdrawRequest
-    from prune_memory.procedure.snapshot import take_snapshot
+    from prune_memory.store.snapshot import take_snapshot
 
     now = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
     root = tmp_path / "memory"
@@ -376,7 +376,7 @@ def test_every_crash_point_of_a_batch_recovers(tmp_path: Path,
     from datetime import UTC, datetime
 
     from prune_memory.engine.results import WithdrawRequest
-    from prune_memory.procedure.snapshot import take_snapshot
+    from prune_memory.store.snapshot import take_snapshot
 
     now = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
     going = ("a.md", "b.md", "c.md")

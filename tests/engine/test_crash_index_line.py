@@ -21,9 +21,9 @@ from prune_memory.engine.withdraw import withdraw
 from prune_memory.model import INDEX_FILE
 from prune_memory.plan import Inoculation
 from prune_memory.procedure.reachability import scan
-from prune_memory.procedure.snapshot import take_snapshot
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.pruninglog import read_log
+from prune_memory.store.snapshot import take_snapshot
 from prune_memory.store.temps import TEMP_SUFFIX
 from tests.engine.test_crash import run_trial
 from tests.faults import Killed, die_after

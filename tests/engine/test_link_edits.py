@@ -21,7 +21,7 @@ from prune_memory.engine.restore import restore
 from prune_memory.engine.results import WithdrawRequest
 from prune_memory.engine.session import recover
 from prune_memory.engine.withdraw import withdraw, withdraw_many
-from prune_memory.procedure.snapshot import take_snapshot
+from prune_memory.store.snapshot import take_snapshot
 from tests.conftest import topic, write_tree
 from tests.faults import survives
 

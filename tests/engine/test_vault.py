@@ -17,9 +17,9 @@ from prune_memory.lint.checks import lint_memory_dir
 from prune_memory.lint.options import LintOptions
 from prune_memory.model import TOMBSTONE_DIR
 from prune_memory.procedure.reachability import scan
-from prune_memory.procedure.snapshot import take_snapshot
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.pruninglog import read_log
+from prune_memory.store.snapshot import take_snapshot
 from tests.conftest import topic, write_tree
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

@@ -5,7 +5,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from prune_memory.analysis.contradiction import SEED_NEGATIONS
+from prune_memory.analysis.contradictions import SEED_NEGATIONS
 from prune_memory.jsonstore.analysis import analyse, report
 from prune_memory.jsonstore.records import load_store
 from tests.jsonstore.seed_example import write_store

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prune_memory.analysis.contradiction import NEGATIONS, SEED_NEGATIONS
+from prune_memory.analysis.contradictions import NEGATIONS, SEED_NEGATIONS
 from prune_memory.jsonstore.analysis import StoreAnalysis, analyse
 from prune_memory.jsonstore.records import StoreRecord
 from tests.jsonstore.storegen import generate_records

@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from prune_memory.analysis.poison import _INJECTIONS
+from prune_memory.analysis.policy import default_policy
 from prune_memory.matching.regexgate import any_of, may_match, required_literals
-from prune_memory.procedure.filters import default_policy
 from prune_memory.secrets.vendor import VENDOR_PLUGINS
 from tests.matching.regexgen import regex_patterns
 

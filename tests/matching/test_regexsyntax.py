@@ -10,12 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import prune_memory.claude.hooks.checks  # creates the gate's patterns
-import prune_memory.procedure.hygiene  # noqa: F401
+import prune_memory.analysis.hygiene  # noqa: F401
+from prune_memory.analysis.policy import default_policy
 from prune_memory.matching.linegate import crosses_lines
 from prune_memory.matching.regexgate import LazyPattern
 from prune_memory.matching.regexsyntax import FOREVER, Unknown, parse
-from prune_memory.procedure.filters import default_policy
 from tests.matching.regexgen import regex_patterns
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 from prune_memory.engine.results import WithdrawRequest
 from prune_memory.engine.withdraw import withdraw_many
 from prune_memory.procedure.auditlog import AuditSummary, audit_fields, write_audit
-from prune_memory.procedure.snapshot import take_snapshot
 from prune_memory.store.pruninglog import AUDIT_FIELDS, read_log
+from prune_memory.store.snapshot import take_snapshot
 from tests.conftest import topic, write_tree
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

@@ -6,11 +6,11 @@ from dataclasses import replace
 import pytest
 
 from prune_memory.analysis.access import Access
+from prune_memory.analysis.classify import Classification
 from prune_memory.evidence.classes import EVIDENCE_CLASSES
 from prune_memory.model import Action, Entry, EntryKind, Fidelity, Finding, FindingCode
 from prune_memory.model import MemoryClass as K
 from prune_memory.procedure.automation import MEASURED, automated
-from prune_memory.procedure.classify import Classification
 from prune_memory.procedure.decide import RULES, Decision, Evidence, decide, grade
 
 C = FindingCode

@@ -6,10 +6,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from prune_memory.analysis.containment import article_free
-from prune_memory.analysis.contradiction import NEGATIONS, SEED_NEGATIONS
+from prune_memory.analysis.contradictions import NEGATIONS, SEED_NEGATIONS
+from prune_memory.analysis.duplicates import MAX_PARTNERS, article_free
 from prune_memory.analysis.instructions import claude_md_units
-from prune_memory.analysis.neargroups import MAX_PARTNERS
 from prune_memory.model import Entry, EntryKind, Finding, FindingCode, MemoryDir
 from prune_memory.procedure.fidelity import check_fidelity
 from tests.jsonstore.storegen import generate_texts

@@ -9,7 +9,7 @@ from prune_memory.engine.undo import undo_passes
 from prune_memory.procedure.finish import finish_pass
 from prune_memory.procedure.options import PassOptions
 from prune_memory.procedure.pipeline import build_plan
-from prune_memory.procedure.snapshot import take_snapshot
+from prune_memory.store.snapshot import take_snapshot
 from tests.conftest import topic, write_tree
 
 NOW = datetime(2026, 11, 29, 12, tzinfo=UTC)

@@ -14,7 +14,7 @@ import random
 import tracemalloc
 from pathlib import Path
 
-from prune_memory.analysis.neargroups import MAX_PARTNERS
+from prune_memory.analysis.duplicates import MAX_PARTNERS
 from prune_memory.model import FindingCode
 from prune_memory.procedure.fidelity import check_fidelity
 from prune_memory.store.loader import load_memory_dir

@@ -27,10 +27,9 @@ from prune_memory.engine.withdraw import withdraw
 from prune_memory.errors import RefusedError
 from prune_memory.model import INDEX_FILE, LOG_FILE
 from prune_memory.plan import Inoculation
-from prune_memory.procedure.snapshot import take_snapshot
 from prune_memory.store import atomic
 from prune_memory.store.pruninglog import read_log
-from prune_memory.store.snapshot import read_snapshot_file
+from prune_memory.store.snapshot import read_snapshot_file, take_snapshot
 from tests.conftest import topic, write_tree
 
 NOW = datetime(2026, 11, 29, 12, tzinfo=UTC)

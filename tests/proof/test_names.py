@@ -24,9 +24,8 @@ from prune_memory.engine.restore import restore
 from prune_memory.engine.results import WithdrawRequest
 from prune_memory.engine.withdraw import withdraw
 from prune_memory.errors import ExitCode
-from prune_memory.procedure.snapshot import take_snapshot
 from prune_memory.store.pruninglog import read_log
-from prune_memory.store.snapshot import read_manifest
+from prune_memory.store.snapshot import read_manifest, take_snapshot
 from tests.conftest import CliResult, topic, write_tree
 
 Cli = Callable[..., CliResult]

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import NamedTuple
 
 from prune_memory.analysis.poison import find_injection
+from prune_memory.analysis.policy import Policy, default_policy, load_policy, match_filters
 from prune_memory.analysis.sessions import lasting_rule
 from prune_memory.claude.hooks.payload import Candidate
 from prune_memory.errors import PruneMemoryError
 from prune_memory.matching.timedregex import PatternTimeout, deadline, time_left
-from prune_memory.procedure.filters import Policy, default_policy, load_policy, match_filters
 from prune_memory.secrets.base import SecretSpan
 from prune_memory.secrets.mask import describe
 from prune_memory.secrets.scan import DETECTORS, find_spans, hits_for

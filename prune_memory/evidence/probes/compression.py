@@ -16,14 +16,14 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from prune_memory.analysis.classify import classify
+from prune_memory.analysis.contradictions import FILLER, stem
 from prune_memory.analysis.similarity import tokens
-from prune_memory.analysis.statements import FILLER, stem
 from prune_memory.analysis.text import short_quote
 from prune_memory.evidence.gitrepo import CommitInfo
 from prune_memory.evidence.probes.base import EMPTY, Flagged, ProbeContext, ProbeResult
 from prune_memory.evidence.probes.base import flag as flagged
 from prune_memory.model import Entry, FindingCode, MemoryClass
-from prune_memory.procedure.classify import classify
 
 KIND = "compression-loss"
 MAX_MEMORY_CHARS = 400  # longer memories are not compressed summaries

@@ -16,6 +16,7 @@ from itertools import pairwise
 
 from prune_memory.analysis.text import entry_sentences, match_case, mentions_change, short_quote
 from prune_memory.evidence.gitrepo import RepoFacts
+from prune_memory.evidence.manifests import parse_manifest
 from prune_memory.evidence.probes.base import (
     EMPTY,
     Claim,
@@ -27,7 +28,6 @@ from prune_memory.evidence.probes.base import (
     flag,
 )
 from prune_memory.evidence.probes.evidence import commit_fields, said, subject_note
-from prune_memory.evidence.probes.manifests import parse_manifest
 from prune_memory.model import Entry, FindingCode
 
 KIND = "name"

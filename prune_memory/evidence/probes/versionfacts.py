@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from prune_memory.evidence.gitrepo import ManifestVersion, RepoFacts
-from prune_memory.evidence.probes.manifests import ManifestFacts, parse_manifest
+from prune_memory.evidence.manifests import ManifestFacts, parse_manifest
 from prune_memory.evidence.probes.tools import COMMON_WORDS, RUNTIMES, SPELLINGS, same_role
 
 MIN_NAME = 3

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from prune_memory.evidence.probes.manifests import normal_name, parse_manifest
+from prune_memory.evidence.manifests import normal_name, parse_manifest
 
 
 def test_package_json() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from prune_memory.config import Config
 from prune_memory.evidence.gitrepo import is_manifest
-from prune_memory.evidence.probes.manifests import parse_manifest
+from prune_memory.evidence.manifests import parse_manifest
 from prune_memory.evidence.probes.names import NameProbe
 from prune_memory.evidence.probes.versions import VersionProbe
 from prune_memory.model import FindingCode

@@ -9,8 +9,13 @@ from pathlib import Path
 import pytest
 
 from prune_memory.errors import RefusedError
-from prune_memory.procedure.snapshot import load_snapshot, require_snapshot, take_snapshot
-from prune_memory.store.snapshot import MANIFEST, read_manifest
+from prune_memory.store.snapshot import (
+    MANIFEST,
+    load_snapshot,
+    read_manifest,
+    require_snapshot,
+    take_snapshot,
+)
 from tests.conftest import topic, write_tree
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

@@ -4,8 +4,8 @@ import datetime as dt
 
 import pytest
 
+from prune_memory.analysis.classify import classify
 from prune_memory.model import Entry, EntryKind, MemoryClass
-from prune_memory.procedure.classify import classify
 
 NOW = dt.datetime(2026, 11, 29, tzinfo=dt.UTC)
 

@@ -20,8 +20,8 @@ from prune_memory.analysis.noise import (
     score_noise,
 )
 from prune_memory.analysis.poison import find_injection, untrusted_origin
+from prune_memory.analysis.policy import FilterHit, Policy, match_filters
 from prune_memory.model import Entry, EntryKind, Finding, FindingCode, MemoryDir
-from prune_memory.procedure.filters import FilterHit, Policy, match_filters
 from prune_memory.secrets.base import SecretHit
 from prune_memory.secrets.mask import describe, mask_text
 from prune_memory.secrets.scan import find_secrets, without_allowed

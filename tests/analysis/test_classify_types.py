@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from prune_memory.analysis.classify import classify
 from prune_memory.model import MemoryClass
-from prune_memory.procedure.classify import classify
 from prune_memory.store.loader import load_memory_dir
 from tests.conftest import write_tree
 

@@ -5,18 +5,18 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.engine.passrecord import records
-from prune_memory.engine.undo import undo_passes
-from prune_memory.errors import BadInputError, RefusedError
-from prune_memory.model import POLICY_FILE, FindingCode
-from prune_memory.procedure.filters import (
+from prune_memory.analysis.policy import (
     default_policy,
-    init_policy,
     load_policy,
     match_filters,
     parse_policy,
     template_text,
 )
+from prune_memory.engine.passrecord import records
+from prune_memory.engine.undo import undo_passes
+from prune_memory.errors import BadInputError, RefusedError
+from prune_memory.model import POLICY_FILE, FindingCode
+from prune_memory.procedure.filters import init_policy
 
 USER_RULE = """
 [[never_persist]]

@@ -3,9 +3,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from prune_memory.analysis.hygiene import check_hygiene
+from prune_memory.analysis.policy import default_policy
 from prune_memory.model import FindingCode, MemoryDir
-from prune_memory.procedure.filters import default_policy
-from prune_memory.procedure.hygiene import check_hygiene
 from prune_memory.store.loader import load_memory_dir
 from tests.conftest import topic, write_tree
 from tests.secrets.corpus import secrets
