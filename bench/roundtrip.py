@@ -32,7 +32,7 @@ from pathlib import Path
 from prune_memory.engine import apply
 from prune_memory.engine.apply import WithdrawRequest
 from prune_memory.engine.undo import undo_passes
-from prune_memory.procedure.finish import record_pass
+from prune_memory.procedure.auditlog import record_pass
 from prune_memory.procedure.snapshot import take_snapshot
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.pruninglog import read_log

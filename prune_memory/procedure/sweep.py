@@ -19,7 +19,7 @@ from prune_memory.engine.edits.carryover import carry
 from prune_memory.engine.repairs import apply_repairs
 from prune_memory.errors import PruneMemoryError
 from prune_memory.model import JSON, MemoryDir
-from prune_memory.procedure.apply import Outcome
+from prune_memory.procedure.run_pass import Outcome
 from prune_memory.procedure.snapshot import Snapshot
 from prune_memory.store.index_facts import index_line_number
 

@@ -13,7 +13,7 @@ from prune_memory.engine.steps import journal
 from prune_memory.engine.undo import restorable, undo_passes
 from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.plan import Inoculation
-from prune_memory.procedure.finish import record_pass
+from prune_memory.procedure.auditlog import record_pass
 from prune_memory.procedure.snapshot import take_snapshot
 from prune_memory.store.pruninglog import read_log
 from tests.conftest import topic, tree_hash, write_tree
