@@ -252,7 +252,8 @@ def key_of(answer: str) -> str | None:
 
 def keys_for(item: Proposal, review: Review) -> list[str]:
     """The keys that work for this question, in the order the prompt lists them."""
-    accept = not isinstance(review.accepted(item), str)
+    found = review.accepted(item)
+    accept = not isinstance(found, str)
     keys = ["y"] if accept else []
     keys.append("n")
     if accept and len(review.session.same_class()) > 1:
@@ -262,7 +263,6 @@ def keys_for(item: Proposal, review: Review) -> list[str]:
     elif item.partner is not None:
         keys += ["1", "2", "d", "e", "v"]
     else:
-        found = review.accepted(item)
         withdraws = not isinstance(found, str) and found[0].choice is Choice.WITHDRAW
         keys += _entry_keys(item.entry, withdraws)
     keys += ["j", *(["b"] if review.session.position else []), "q", "?"]

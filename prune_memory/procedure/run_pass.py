@@ -78,7 +78,7 @@ class PassReport:
     refused: tuple[Skipped, ...] = ()  # what the review would not apply (`--yes`'s notes)
 
     def count(self, *ops: str) -> int:
-        return sum(1 for a in self.applied if a.op in ops and a.status == "done")
+        return _done(self.applied, *ops)
 
 
 def _no_progress() -> AbstractContextManager[Progress]:
