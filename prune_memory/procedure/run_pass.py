@@ -57,7 +57,7 @@ RUN = "run"  # what names a pass `run` makes, in its record and its open marker
 
 # The plan, the keeps of earlier reviews (file → sha256) and the instructions Claude Code
 # loads (label, text) → what to apply.
-Review = Callable[[Plan, Mapping[str, str], Sequence[tuple[str, str]]], Decided]
+Reviewer = Callable[[Plan, Mapping[str, str], Sequence[tuple[str, str]]], Decided]
 Notes = Callable[[list[str]], None]
 
 
@@ -85,7 +85,7 @@ def _no_progress() -> AbstractContextManager[Progress]:
     return nullcontext(lambda stage: None)
 
 
-def run_pass(root: Path, options: PassOptions, review: Review, *,
+def run_pass(root: Path, options: PassOptions, review: Reviewer, *,
              snapshot_dir: Path | None = None, ask_kept: bool = False,
              planning: Callable[[], AbstractContextManager[Progress]] = _no_progress,
              notes: Notes = lambda lines: None) -> tuple[Plan, PassReport]:
