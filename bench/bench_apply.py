@@ -44,16 +44,16 @@ SHARES = MemoryShares(text=Shares(exact=0.08, near=0.04, negation=0.02), ephemer
 
 
 def in_process(root: Path, repo: Path) -> dict[str, Any]:
-    from prune_memory.procedure.finish import finish_pass
     from prune_memory.procedure.options import PassOptions
     from prune_memory.procedure.pipeline import build_plan
-    from prune_memory.procedure.review import auto_verdicts
+    from prune_memory.procedure.review import auto_decide
+    from prune_memory.procedure.run_pass import finish_pass
     from prune_memory.store.snapshot import take_snapshot
 
     start = time.perf_counter()
     plan = build_plan(root, PassOptions(repo=repo, now=NOW, home=root.parent / "home"))
     plan_s = time.perf_counter() - start
-    verdicts = auto_verdicts(plan)[0]
+    verdicts = auto_decide(plan).verdicts
     start = time.perf_counter()
     snapshot = take_snapshot(root, NOW)
     snapshot_s = time.perf_counter() - start

@@ -14,22 +14,17 @@ memory). Only counts are printed: no text of the corpus reaches the output.
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import sys
 from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 
-from rich.console import Console
-
 from prune_memory.analysis.inoculation_check import inoculation_problem
 from prune_memory.analysis.instructions import read_claude_md
-from prune_memory.cli.review import Review
-from prune_memory.cli.review_proposed import default_verdicts
 from prune_memory.procedure.options import PassOptions
 from prune_memory.procedure.pipeline import build_plan
-from prune_memory.procedure.review import Choice, ReviewSession
+from prune_memory.procedure.review import Choice, ReviewSession, accepted
 from prune_memory.store.loader import load_memory_dir
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -42,11 +37,9 @@ def score_folder(folder: Path, labels: dict[str, dict[str, object]], counts: Cou
     plan = build_plan(memory, PassOptions(repo=repo if repo.is_dir() else None, now=NOW))
     memdir = load_memory_dir(memory)
     claude_md = read_claude_md(repo if repo.is_dir() else None, Path.home())
-    review = Review(session=ReviewSession.of(plan), texts={}, console=Console(
-        file=io.StringIO()), bodies={e.file: e.body for e in memdir.entries},
-        check=lambda ino: inoculation_problem(ino, claude_md))
-    for item in review.session.items:
-        found = default_verdicts(item, review)
+    bodies = {e.file: e.body for e in memdir.entries}
+    for item in ReviewSession.of(plan).items:
+        found = accepted(item, lambda ino: inoculation_problem(ino, claude_md), bodies)
         if isinstance(found, str):
             counts["no y: a person's call"] += 1
             continue

@@ -33,7 +33,7 @@ from prune_memory.engine.restore import restore
 from prune_memory.engine.results import WithdrawRequest
 from prune_memory.engine.undo import undo_passes
 from prune_memory.engine.withdraw import withdraw, withdraw_many
-from prune_memory.procedure.finish import record_pass
+from prune_memory.procedure.auditlog import record_pass
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.pruninglog import read_log
 from prune_memory.store.snapshot import take_snapshot

@@ -13,12 +13,14 @@ __all__ = ["COMMAND_MODULES", "app", "main", "run_app"]
 
 # Each top-level command or group, and the module (under prune_memory.cli) that registers it.
 COMMAND_MODULES = {
-    "inventory": "views", "scan": "views", "where": "views", "status": "views", "due": "views",
-    "lint": "hygiene", "filters": "hygiene", "jsonl": "jsonl",
-    "snapshot": "engine", "withdraw": "engine", "inoculate": "engine", "protect": "engine",
-    "unprotect": "engine", "recover": "engine", "restore": "restore", "flag": "flags",
-    "unflag": "flags", "reaccession": "reaccession", "sweep": "staleness", "plan": "passes",
-    "run": "run", "hook": "hooks", "skill": "hooks",
+    "inventory": "view_commands", "scan": "view_commands", "where": "view_commands",
+    "status": "view_commands", "due": "view_commands", "lint": "lint_commands",
+    "filters": "lint_commands", "jsonl": "jsonl", "snapshot": "write_commands",
+    "withdraw": "write_commands", "inoculate": "write_commands", "protect": "write_commands",
+    "unprotect": "write_commands", "recover": "write_commands", "flag": "write_commands",
+    "unflag": "write_commands", "restore": "restore", "reaccession": "reaccession",
+    "sweep": "sweep_command", "plan": "plan_command", "run": "run", "hook": "hooks",
+    "skill": "hooks",
 }
 _PROGRAMS = ("prune-memory", "__main__.py")  # the console script, or `python -m prune_memory`
 

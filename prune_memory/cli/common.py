@@ -194,11 +194,6 @@ def snapshot_dir_path(value: str | None) -> Path | None:
     return Path(value)
 
 
-def exit_with(code: int) -> None:
-    if code:
-        raise typer.Exit(code)
-
-
 def report_load_errors(errors: Sequence[LoadError], *, exit_now: bool = True) -> None:
     """One line per unreadable file on stderr, then exit 2: the others were still processed.
 

@@ -17,10 +17,9 @@ from prune_memory.cli.common import (
     parse_now,
     say,
     snapshot_dir_path,
-    warn,
 )
-from prune_memory.cli.engine import ReasonOpt, SnapshotDirOpt, render_result
 from prune_memory.cli.targets import resolve_memory_dir
+from prune_memory.cli.write_commands import ReasonOpt, SnapshotDirOpt, render_result, warn_all
 from prune_memory.errors import BadInputError
 
 RegisterIdArg = Annotated[str, typer.Argument(help="Register id of the withdrawal, "
@@ -51,9 +50,7 @@ def reaccession(register_id: RegisterIdArg, memory_dir: MemoryDirArg = None, *,
     --reason "the TTL still holds"
     """
     from prune_memory.engine.reaccession import reaccession, request, withdrawn_body
-    from prune_memory.engine.session import recover
-    from prune_memory.procedure.finish import begin_pass, record_pass
-    from prune_memory.store.snapshot import take_snapshot
+    from prune_memory.procedure.run_pass import step_pass
 
     root = resolve_memory_dir(memory_dir, project, dir_opt)
     withdrawn = withdrawn_body(root, register_id)
@@ -64,14 +61,11 @@ def reaccession(register_id: RegisterIdArg, memory_dir: MemoryDirArg = None, *,
         raise BadInputError("give --lines and --file (use --show to see the line numbers)")
     req = request(root, withdrawn, lines, file=file, description=description, reason=reason)
     when = parse_now(now)
-    for note in recover(root)[1]:
-        warn(note)
-    command = f"reaccession {register_id}"
-    snapshot = begin_pass(root, take_snapshot(root, when, snapshot_dir_path(snapshot_dir)),
-                          when, command)
-    done = reaccession(root, req, snapshot=snapshot, now=when)
+    done, pass_id = step_pass(root, when, f"reaccession {register_id}",
+                              lambda snap: reaccession(root, req, snapshot=snap, now=when),
+                              snapshot_dir=snapshot_dir_path(snapshot_dir), audited=None,
+                              notes=warn_all)
     render_result(done, json)
-    pass_id = record_pass(root, snapshot, when, done.applied, command)
     if not json:
         say(f"undo this pass: prune-memory restore --pass {pass_id} --memory-dir {root}")
 

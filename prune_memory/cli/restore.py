@@ -18,8 +18,8 @@ from prune_memory.cli.common import (
     emit_json,
     parse_now,
 )
-from prune_memory.cli.engine import render_result
 from prune_memory.cli.targets import resolve_memory_dir
+from prune_memory.cli.write_commands import render_result
 from prune_memory.errors import BadInputError, ExitCode
 
 if TYPE_CHECKING:

@@ -1,4 +1,5 @@
-"""`run`: the whole pass — plan, review, apply, audit, scan — with a summary at the end."""
+"""`run`: the whole pass (`procedure/run_pass.py`) with the review prompt, or `--yes`, as its
+review, and a summary at the end."""
 
 from __future__ import annotations
 
@@ -20,16 +21,18 @@ from prune_memory.cli.common import (
     snapshot_dir_path,
     warn,
 )
-from prune_memory.cli.passes import ConfigOpt, pass_options, render_plan
+from prune_memory.cli.plan_command import ConfigOpt, pass_options, render_plan
 from prune_memory.cli.targets import resolve_memory_dir
 from prune_memory.errors import BadInputError, ExitCode
 
 if TYPE_CHECKING:
-    from prune_memory.engine.results import Skipped
+    from collections.abc import Mapping, Sequence
+
     from prune_memory.model import JSON
     from prune_memory.plan import Plan
-    from prune_memory.procedure.finish import PassReport
     from prune_memory.procedure.options import PassOptions
+    from prune_memory.procedure.review import Decided
+    from prune_memory.procedure.run_pass import PassReport
 
 YesOpt = Annotated[bool, typer.Option(
     "--yes", "-y", help="Apply withdrawals and inoculations without asking; updates, flags "
@@ -69,61 +72,50 @@ def run(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
     if dry_run:
         _dry_run(root, options)
         return
-    plan, report, refused = _reviewed_pass(root, options, yes=yes, ask_kept=ask_kept,
-                                           snapshot_dir=chosen_snapshot_dir)
+    plan, report = _reviewed_pass(root, options, yes=yes, ask_kept=ask_kept,
+                                  snapshot_dir=chosen_snapshot_dir)
     out = console(wrap=True)
-    for line in summary_lines(report, root, out.width, refused=refused, verbose=verbose):
+    for line in summary_lines(report, root, out.width, verbose=verbose):
         out.print(line, soft_wrap=True)
     _exit(report, plan.errors)
 
 
 def _dry_run(root: Path, options: PassOptions) -> None:
+    from prune_memory.cli.progress import stage_progress
+    from prune_memory.procedure.pipeline import build_plan
     from prune_memory.report.formats import Format
 
-    plan = _plan(root, options)
+    with stage_progress(console()) as progress:
+        plan = build_plan(root, options, progress)
+    _say_load_errors(plan)
     render_plan(plan, Format.TABLE)
     if plan.errors:
         raise typer.Exit(ExitCode.BAD_INPUT)
 
 
 def _reviewed_pass(root: Path, options: PassOptions, *, yes: bool, ask_kept: bool,
-                   snapshot_dir: Path | None) -> tuple[Plan, PassReport, list[Skipped]]:
-    """Plan, review (or decide automatically with --yes), snapshot, then apply and log — all
-    under one writer's lock, so interrupted steps of an earlier pass are settled first."""
-    from prune_memory.analysis.instructions import read_claude_md
-    from prune_memory.cli.review_flow import auto_decide, review_and_confirm
-    from prune_memory.engine.session import writing
-    from prune_memory.procedure.finish import RUN, begin_pass, finish_pass
-    from prune_memory.procedure.review_state import drop_session, kept_entries, remember_keeps
-    from prune_memory.store.snapshot import take_snapshot
-
-    with writing(root) as notes:
-        _say_notes(notes)
-        plan = _plan(root, options)
-        kept = {} if ask_kept else kept_entries(root)
-        claude_md = read_claude_md(options.repo, options.home)
-        decided = auto_decide(plan, kept, claude_md) if yes else \
-            review_and_confirm(root, plan, kept, claude_md, options.now)
-        snapshot = begin_pass(root, take_snapshot(root, options.now, snapshot_dir),
-                              options.now, RUN)
-        report = finish_pass(root, plan, decided.verdicts, decided.repairs,
-                             snapshot=snapshot, now=options.now,
-                             kept=[v.file for v in decided.keeps])
-        if not yes:
-            drop_session(root)
-            remember_keeps(root, decided.keeps, options.now, report.pass_id)
-    return plan, report, decided.refused
-
-
-def _plan(root: Path, options: PassOptions) -> Plan:
+                   snapshot_dir: Path | None) -> tuple[Plan, PassReport]:
+    """The pass, with the prompt (or `--yes`'s policy) as its review."""
     from prune_memory.cli.progress import stage_progress
-    from prune_memory.model import LoadError
-    from prune_memory.procedure.pipeline import build_plan
+    from prune_memory.cli.review_prompt import review_and_confirm
+    from prune_memory.procedure.review import auto_decide
+    from prune_memory.procedure.run_pass import run_pass
 
-    with stage_progress(console()) as progress:
-        plan = build_plan(root, options, progress)
+    def review(plan: Plan, kept: Mapping[str, str],
+               claude_md: Sequence[tuple[str, str]]) -> Decided:
+        _say_load_errors(plan)
+        if yes:
+            return auto_decide(plan, kept, claude_md)
+        return review_and_confirm(root, plan, kept, claude_md, options.now)
+
+    return run_pass(root, options, review, snapshot_dir=snapshot_dir, ask_kept=ask_kept,
+                    planning=lambda: stage_progress(console()), notes=_say_notes)
+
+
+def _say_load_errors(plan: Plan) -> None:
+    from prune_memory.model import LoadError
+
     report_load_errors([LoadError(**e) for e in plan.errors], exit_now=False)
-    return plan
 
 
 def _say_notes(notes: list[str]) -> None:

@@ -1,23 +1,27 @@
-"""Step 8: write the summary of one audit into `pruning-log.md` (DESIGN §5).
+"""Step 8, the log: what a pass leaves behind — the summary of its audit in
+`pruning-log.md` (DESIGN §5), and its record, which `restore --pass` undoes.
 
 The withdrawals of a pass append their register rows to the audit section named by the
 pass's snapshot manifest as they happen (each row is a step's commit point). This stage
 fills in that section's summary bullets once the pass knows its figures; rows stay as
-they are.
+they are. A pass is marked open before its first write (`begin_pass`) and recorded after
+its last (`record_pass`).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 
+from prune_memory.engine import passrecord
+from prune_memory.engine.results import Applied
 from prune_memory.engine.session import writing
+from prune_memory.errors import RefusedError
 from prune_memory.model import INDEX_FILE, Fidelity
 from prune_memory.plan import Plan
-from prune_memory.procedure.apply import Outcome
 from prune_memory.procedure.rules import DRIFT
 from prune_memory.store.files import read_log_text, write_log_text
 from prune_memory.store.pruninglog import AUDIT_FIELDS, Audit, parse_log, set_audit_fields
@@ -48,7 +52,7 @@ def audit_fields(summary: AuditSummary, manifest: Path) -> list[tuple[str, str]]
 
 
 def write_audit(root: Path, summary: AuditSummary, *, snapshot: Snapshot,
-                now: datetime) -> Audit:
+                now: dt.datetime) -> Audit:
     """Create or complete the audit section of this pass; returns it as parsed back."""
     with writing(root):
         text = set_audit_fields(read_log_text(root), manifest=str(snapshot.manifest),
@@ -79,17 +83,53 @@ def _listed(files: Sequence[str]) -> str:
     return f"{len(files)} ({', '.join(files)})" if files else "none"
 
 
-def record_audit(root: Path, plan: Plan, outcome: Outcome, *, snapshot: Snapshot,
-                 now: datetime) -> None:
+def record_audit(root: Path, plan: Plan, applied: Sequence[Applied], *, snapshot: Snapshot,
+                 now: dt.datetime) -> None:
     """One audit section: the pass's figures next to the register rows it appended."""
     drift = Counter(f.code.value for e in plan.entries for f in e.findings if f.code in DRIFT)
     summary = AuditSummary(
         entries_audited=len(plan.entries),
-        withdrawn=outcome.count("withdraw"),
-        updated=sum(1 for a in outcome.applied
+        withdrawn=sum(1 for a in applied if a.op == "withdraw" and a.status == "done"),
+        updated=sum(1 for a in applied
                     if a.op == "update" and a.status == "done" and a.file != INDEX_FILE),
         protected=sum(1 for e in plan.entries if e.protected),
         staleness=dict(drift),
         fidelity_failures=[e.file for e in plan.entries if e.fidelity == Fidelity.FAILED.value],
     )
     write_audit(root, summary, snapshot=snapshot, now=now)
+
+
+def begin_pass(root: Path, snapshot: Snapshot, now: dt.datetime,
+               command: str = "") -> Snapshot:
+    """Mark the pass of `snapshot` open before its first write: if it stops before
+    `record_pass`, `recover` records it all the same, named by `command` as `record_pass`
+    would have named it (engine/passrecord.py)."""
+    passrecord.begin(root, snapshot.manifest, snapshot.path.name, now.date().isoformat(),
+                   command)
+    return snapshot
+
+
+def record_pass(root: Path, snapshot: Snapshot, now: dt.datetime,
+                applied: Sequence[Applied], command: str = "") -> str:
+    """Keep what this pass changed (under the state directory) so it can be undone whole;
+    returns its id, which `restore --pass` takes (never the day: a day can hold several
+    passes, and undoing them all took more than was asked)."""
+    ids = tuple(a.register_id for a in applied if a.register_id and a.status == "done"
+                and a.op != "restore")
+    day = now.date().isoformat()
+    try:
+        record = passrecord.save(root, snapshot.manifest, snapshot.path.name, day, ids,
+                                 known=_touched(applied), command=command)
+    except OSError as err:  # everything is applied and logged; only the whole undo is missing
+        raise RefusedError(f"could not record the pass for a whole undo ({err.strerror or err}"
+                           f"{f': {err.filename}' if err.filename else ''}); every change is "
+                           "applied and logged — restore its register ids one by one") from err
+    passrecord.close(root, snapshot.path.name)
+    return record.stamp
+
+
+def _touched(applied: Sequence[Applied]) -> set[str]:
+    """Every file name the pass's changes name: how a removed file whose name the snapshot
+    masks is named again in the pass record."""
+    return {name for a in applied
+            for name in (a.file, a.tombstone, a.superseded, *a.linked) if name}

@@ -26,7 +26,7 @@ def init_policy(root: Path, *, force: bool = False, now: datetime | None = None
     forced. A forced replacement is a pass of its own: the directory is snapshotted first
     and the pass recorded, so the user's policy is never lost (`restore --pass`)."""
     from prune_memory.engine.session import writing
-    from prune_memory.procedure.finish import begin_pass, record_pass
+    from prune_memory.procedure.auditlog import begin_pass, record_pass
     from prune_memory.store import atomic
     from prune_memory.store.safe_read import present, require_directory
     from prune_memory.store.snapshot import take_snapshot

@@ -1,12 +1,12 @@
 """The pass, stage by stage: load → classify → probe → fidelity and hygiene → decide → plan.
 
 Applying the plan, the audit entry and the closing scan come after the review
-(`procedure/finish.py`); this module only reads, so `plan` can never change anything.
+(`procedure/run_pass.py`); this module only reads, so `plan` can never change anything.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,6 +17,7 @@ from prune_memory.analysis.hooks_vs_topics import clash_entries
 from prune_memory.analysis.hygiene import check_hygiene
 from prune_memory.analysis.inoculation import find_abandoned_strategy
 from prune_memory.analysis.instructions import (
+    InstructionFile,
     InstructionIndex,
     check_instructions,
     claude_md_sources,
@@ -57,13 +58,19 @@ def _quiet(stage: str) -> None:
     """The default progress callback: stages never print, the CLI may."""
 
 
-def build_plan(root: Path, options: PassOptions, progress: Progress = _quiet) -> Plan:
-    """Run every read-only stage on `root` and decide what to do with each entry."""
+def build_plan(root: Path, options: PassOptions, progress: Progress = _quiet, *,
+               instructions: Sequence[InstructionFile] | None = None) -> Plan:
+    """Run every read-only stage on `root` and decide what to do with each entry.
+    `instructions`: the project's instruction files, when the caller read them already
+    (`run_pass` reads them once for the plan and the review)."""
+    if instructions is None:
+        instructions = read_instructions(options.repo, options.home, skip=root)
     with collector_paused():  # a pass makes millions of acyclic objects: see gcpause
-        return _build_plan(root, options, progress)
+        return _build_plan(root, options, progress, instructions)
 
 
-def _build_plan(root: Path, options: PassOptions, progress: Progress) -> Plan:
+def _build_plan(root: Path, options: PassOptions, progress: Progress,
+                instructions: Sequence[InstructionFile]) -> Plan:
     progress("load")
     memdir = load_memory_dir(root)
     hooks, hook_findings = clash_entries(memdir)  # pointer lines that disagree with their file
@@ -76,7 +83,6 @@ def _build_plan(root: Path, options: PassOptions, progress: Progress) -> Plan:
     staleness = probe_staleness(memdir, options.repo, options.now, config)
     progress("fidelity")
     protected = frozenset(item.file for item in log.protected)
-    instructions = read_instructions(options.repo, options.home, skip=root)
     claude_md = claude_md_sources(instructions)
     fidelity = check_fidelity(memdir, protected=protected, near_threshold=options.near_threshold)
     denied = merge_findings(check_negations(memdir, claude_md), check_instructions(

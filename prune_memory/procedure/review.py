@@ -1,23 +1,30 @@
 """Step 6 of the pass: a person reviews each proposed action. This is the review's state.
 
-The terminal screens live in the CLI; here is only what a decision is, the walk through
-the questions (`proposals.py` says which and in what order), and how a stopped review is
-resumed, so the logic can be tested without a terminal and `--yes` can share it.
+The prompt lives in the CLI (`cli/review_prompt.py`); here is what a decision is, the walk
+through the questions (`proposals.py` says which and in what order), how a stopped review is
+resumed, what accepting a proposal writes (`accepted`), and the `--yes` policy
+(`auto_decide`), so the logic is tested without a terminal and both reviews share it.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from prune_memory.model import JSON, Action
+from prune_memory.analysis.inoculation_check import inoculation_problem
+from prune_memory.engine.entries import is_index_line
+from prune_memory.engine.results import Skipped
+from prune_memory.errors import ExitCode
+from prune_memory.model import JSON, Action, FindingCode
 from prune_memory.plan import Inoculation, Plan, PlanEntry
 from prune_memory.procedure.proposals import Proposal, offered, review_items, strength
+from prune_memory.secrets.mask import mask_text
 
-__all__ = ["AUTO_APPLIED", "Choice", "Proposal", "ReviewSession", "Verdict", "auto_verdicts",
-           "offered", "proposed_verdict", "review_items", "strength", "tally"]
+__all__ = ["AUTO_APPLIED", "Choice", "Decided", "Proposal", "ReviewSession", "Verdict",
+           "accepted", "auto_decide", "offered", "proposed_verdict", "review_items",
+           "strength", "tally"]
 
 # What `--yes` applies: the plan's own actions, which the automation gate leaves only to
 # classes measured right on real folders (an update among them only with its text).
@@ -191,15 +198,113 @@ def proposed_verdict(entry: PlanEntry) -> Verdict:
                    inoculation=entry.inoculation, reason=entry.reason, sha256=entry.sha256)
 
 
-def auto_verdicts(plan: Plan,
-                  kept: Mapping[str, str] = {}) -> tuple[list[Verdict], list[PlanEntry]]:
+@dataclass(frozen=True)
+class Decided:
+    """What a review hands the pass: the verdicts and index repairs to apply, the keeps, and
+    what `--yes` refused. `by_person`: a person answered, so their saved review is done with
+    and their keeps are remembered."""
+
+    verdicts: list[Verdict]
+    repairs: list[JSON]
+    keeps: list[Verdict] = field(default_factory=list)
+    refused: list[Skipped] = field(default_factory=list)
+    by_person: bool = False
+
+
+def auto_decide(plan: Plan, kept: Mapping[str, str] = {},
+                claude_md: Sequence[tuple[str, str]] = ()) -> Decided:
     """`--yes`: accept every action the plan takes itself (a withdrawal, an inoculation, an
-    update with its text) not kept before; the rest waits. In plan order (not the
+    update with its text) not kept before, but no SUPERSEDED note that fails its check;
+    every index repair but the ones a person kept as they are. In plan order (not the
     review's), so register ids follow the plan."""
-    asked = [e for e in plan.entries
-             if e.action is not Action.KEEP and kept.get(e.file) != e.sha256]
-    acting = [e for e in asked if e.action in AUTO_APPLIED
-              and (e.action is not Action.UPDATE or e.proposed_text is not None)]
-    accepted = [proposed_verdict(e) for e in acting]
-    pending = [e for e in asked if e not in acting]
-    return accepted, pending
+    verdicts, refused = [], []
+    for entry in plan.entries:
+        if entry.action not in AUTO_APPLIED or kept.get(entry.file) == entry.sha256 \
+                or (entry.action is Action.UPDATE and entry.proposed_text is None):
+            continue
+        verdict = proposed_verdict(entry)
+        problem = inoculation_problem(verdict.inoculation, claude_md) \
+            if verdict.inoculation is not None and verdict.choice is not Choice.WITHDRAW \
+            else None
+        if problem is None:
+            verdicts.append(verdict)
+        else:
+            refused.append(Skipped(verdict.file, f"not inoculated: {problem}",
+                                   int(ExitCode.FINDINGS)))
+    repairs = [r for r in plan.reachability.get("repairs", [])
+               if kept.get((p := Proposal(repair=r)).key) != p.sha256]
+    return Decided(verdicts, repairs, refused=refused)
+
+
+NoteCheck = Callable[[Inoculation], str | None]  # why a SUPERSEDED note may not be written
+
+
+def accepted(item: Proposal, check: NoteCheck,
+             bodies: Mapping[str, str]) -> list[Verdict] | str:
+    """What accepting a question writes (the review's `y`): the plan's action, or for one
+    held for review what its evidence suggests — or why there is nothing to accept.
+    A secret in a fact written into MEMORY.md is redacted (only the secret goes, to the
+    private vault); a topic file that holds one is withdrawn (its original goes there too).
+    `bodies`: what an update of each entry rewrites."""
+    if item.repair is not None:
+        return [Verdict(item.key, Choice.REPAIR)]
+    entry = item.entry
+    assert entry is not None
+    if item.partner is not None:
+        return _pair_default(entry, item.partner)
+    action = offered(entry)
+    if entry.action is Action.FLAG:
+        return redaction(entry, bodies) if is_index_line(entry.file) \
+            else withdraw_verdicts(entry)
+    if action is Action.WITHDRAW:
+        return withdraw_verdicts(entry)
+    if action in (Action.WITHDRAW_INOCULATE, Action.INOCULATE):
+        return _drafted_note(entry, check, action)
+    if action is Action.UPDATE:
+        if entry.proposed_text is None:
+            return ("the evidence shows what is wrong but proves no new text: e writes it, "
+                    "n keeps it")
+        return [Verdict(entry.file, Choice.UPDATE, text=entry.proposed_text,
+                        reason=entry.reason)]
+    return "nothing is proposed to change here: n keeps it; w, e or s change it"
+
+
+def secret_in(entry: PlanEntry) -> bool:
+    return any(f.code is FindingCode.SECRET for f in entry.findings)
+
+
+def withdraw_verdicts(entry: PlanEntry, reason: str = "") -> list[Verdict]:
+    return [Verdict(entry.file, Choice.WITHDRAW, reason=reason or entry.reason)]
+
+
+def _pair_default(first: PlanEntry, second: PlanEntry) -> list[Verdict] | str:
+    keep = next((f.evidence.get("suggested_keep") for f in first.findings
+                 if f.evidence.get("suggested_keep")), None)
+    if keep not in (first.file, second.file):
+        return "nothing is suggested for this pair: 1 or 2 withdraws one, n keeps both"
+    gone, stays = (second, first) if keep == first.file else (first, second)
+    return [*withdraw_verdicts(gone, f"{stays.file} says nearly the same; withdrawn in "
+                                     "review"), Verdict(stays.file, Choice.KEEP)]
+
+
+def _drafted_note(entry: PlanEntry, check: NoteCheck, action: Action) -> list[Verdict] | str:
+    if entry.inoculation is None:
+        return "no note was drafted for it: s writes one"
+    if action is Action.INOCULATE and is_index_line(entry.file):
+        return "a fact in MEMORY.md is inoculated with its withdrawal: s writes both"
+    problem = check(entry.inoculation)
+    if problem is not None:
+        return f"the drafted note would not be written ({problem}): s writes one by hand"
+    choice = Choice.INOCULATE if action is Action.INOCULATE else Choice.WITHDRAW_INOCULATE
+    return [Verdict(entry.file, choice, inoculation=entry.inoculation, reason=entry.reason)]
+
+
+def redaction(entry: PlanEntry, bodies: Mapping[str, str]) -> list[Verdict] | str:
+    """The memory with only the secret taken out (the original goes to the vault)."""
+    text = bodies.get(entry.file, "")
+    masked = mask_text(text)
+    if masked == text:
+        return "no secret is recognised in its text any more: n keeps it, w withdraws it"
+    return [Verdict(entry.file, Choice.UPDATE, text=masked,
+                    reason="the secret redacted in review; the original is in the private "
+                           "vault — rotate it")]

@@ -17,7 +17,7 @@ from prune_memory.engine.repairs import apply_repairs
 from prune_memory.engine.update import carry, carry_outside_links, update_entry
 from prune_memory.errors import PruneMemoryError
 from prune_memory.model import JSON, MemoryDir
-from prune_memory.procedure.apply import Outcome
+from prune_memory.procedure.run_pass import Outcome
 from prune_memory.store.index import index_line_number
 from prune_memory.store.snapshot import Snapshot
 

@@ -1,7 +1,9 @@
-"""Plan renderings: one Protocol, one module per format, one exhaustive mapping."""
+"""Plan renderings: one Protocol, one exhaustive mapping; the table and the markdown have a
+module each, the JSON (`prune-memory/plan@1`) is the plan's own `to_json`."""
 
 from __future__ import annotations
 
+import json
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol, assert_never
 
@@ -27,9 +29,12 @@ def renderer(fmt: Format) -> PlanRenderer:
         from prune_memory.report.plan_table import render_table
         return render_table
     if fmt is Format.JSON:
-        from prune_memory.report.plan_json import render_json
-        return render_json
+        return _render_json
     if fmt is Format.MARKDOWN:
         from prune_memory.report.plan_markdown import render_markdown
         return render_markdown
     assert_never(fmt)
+
+
+def _render_json(plan: Plan) -> str:
+    return json.dumps(plan.to_json(), indent=2, ensure_ascii=False)

@@ -9,12 +9,11 @@ estimate (cold memories) is a count; `--verbose` lists everything. The log
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 from pathlib import Path
 
-from prune_memory.engine.results import Applied, Skipped
+from prune_memory.engine.results import Applied
 from prune_memory.model import INDEX_FILE, LOG_FILE, Action
-from prune_memory.procedure.finish import PassReport
+from prune_memory.procedure.run_pass import PassReport
 from prune_memory.report.wrapping import labelled, wrap
 
 WIDE = 11  # the longest label, "left to ask"
@@ -23,13 +22,13 @@ _REACH = ("dangling", "outside", "orphaned", "degraded", "wiki_missing", "body_d
           "unloaded")
 
 
-def summary_lines(report: PassReport, root: Path, width: int,
-                  refused: Sequence[Skipped] = (), *, verbose: bool = False) -> list[str]:
+def summary_lines(report: PassReport, root: Path, width: int, *,
+                  verbose: bool = False) -> list[str]:
     done = [a for a in report.applied if a.status == "done"]
     title = f"Pass summary ({report.pass_id})" if report.pass_id else "Pass summary"
     lines = ["", title, *wrap(_headline(report, done), width)]
     lines += labelled(_cut(_changes(done), verbose, "changes"), width, WIDE)
-    lines += labelled(_pending(report, refused, verbose), width, WIDE)
+    lines += labelled(_pending(report, verbose), width, WIDE)
     lines += labelled(_reach(report), width, WIDE)
     lines += [line for text in _resynthesis(report, verbose)
               for line in wrap(text, width, hang="    ")]
@@ -89,8 +88,7 @@ def _changes(done: list[Applied]) -> list[tuple[str, str]]:
     return items
 
 
-def _pending(report: PassReport, refused: Sequence[Skipped],
-             verbose: bool) -> list[tuple[str, str]]:
+def _pending(report: PassReport, verbose: bool) -> list[tuple[str, str]]:
     """What is left: secrets flagged (always named), the proposals left to ask (counted by
     what they suggest, named with --verbose), and anything refused (named, cut)."""
     items: list[tuple[str, str]] = []
@@ -105,7 +103,7 @@ def _pending(report: PassReport, refused: Sequence[Skipped],
         names = ": " + ", ".join(e.file for e in left) if verbose else ""
         items.append(("left to ask", f"{len(left)} ({counts}) — `prune-memory run` asks "
                                      f"about them{names}"))
-    skipped = [("skipped", f"{s.file}: {s.reason}") for s in (*refused, *report.skipped)]
+    skipped = [("skipped", f"{s.file}: {s.reason}") for s in (*report.refused, *report.skipped)]
     return items + _cut(skipped, verbose, "skipped")
 
 

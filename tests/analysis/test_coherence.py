@@ -18,10 +18,10 @@ from prune_memory.analysis.coherence import (
     fragment_merges,
     index_coherence,
 )
-from prune_memory.procedure.finish import finish_pass
 from prune_memory.procedure.options import PassOptions
 from prune_memory.procedure.pipeline import build_plan
 from prune_memory.procedure.review import Choice, Verdict
+from prune_memory.procedure.run_pass import finish_pass
 from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.snapshot import take_snapshot
 from tests.conftest import CliResult, topic, write_tree

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.cli.review_flow import confirm_lines
+from prune_memory.cli.proposal_text import confirm_lines
 from prune_memory.engine.preview import preview
-from prune_memory.procedure.apply import as_changes
 from prune_memory.procedure.options import PassOptions
 from prune_memory.procedure.pipeline import build_plan
 from prune_memory.procedure.review import Choice, Verdict
+from prune_memory.procedure.run_pass import as_changes
 from prune_memory.store.pruninglog import read_log
 from tests.cli.review_fixture import TOKEN
 from tests.conftest import CliResult, topic, write_tree

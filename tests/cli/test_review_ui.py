@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from prune_memory.cli.review_flow import auto_decide, describe
-from prune_memory.cli.review_keys import keys_for
-from prune_memory.cli.review_ui import Review, handle, run_review
+from prune_memory.cli.proposal_text import describe
+from prune_memory.cli.review_prompt import Review, handle, keys_for, run_review
 from prune_memory.model import Action, Finding, FindingCode, MemoryClass
 from prune_memory.plan import Inoculation, Plan, PlanEntry
 from prune_memory.procedure.review import (
@@ -23,7 +22,7 @@ from prune_memory.procedure.review import (
     Proposal,
     ReviewSession,
     Verdict,
-    auto_verdicts,
+    auto_decide,
     review_items,
 )
 from prune_memory.procedure.review_state import (
@@ -135,7 +134,7 @@ def test_y_takes_the_suggestion_n_keeps_and_the_prompt_says_how_many_are_left() 
     assert "[2/2, 0 left] x.md: keep it, withdraw it or edit it? [n,d,e,s,w,p,v,j,b,q,?]" \
         in keys.flat  # nothing suggested: no y
     assert keys.choice("s1.md") is Choice.WITHDRAW and keys.choice("x.md") is Choice.KEEP
-    assert not auto_verdicts(plan)[0]  # --yes leaves a held suggestion for a person
+    assert not auto_decide(plan).verdicts  # --yes leaves a held suggestion for a person
 
 
 @pytest.mark.parametrize(("typed", "choice"), [
@@ -231,7 +230,7 @@ def test_a_keep_is_not_asked_again_until_the_content_changes(tmp_path: Path) -> 
     remember_keeps(tmp_path, [Verdict("a_rest.md", Choice.KEEP, sha256="sha-a_rest.md")], NOW)
     kept = kept_entries(tmp_path)
     assert "a_rest.md" not in [i.key for i in review_items(PLAN, kept)]
-    assert "a_rest.md" not in [v.file for v in auto_verdicts(PLAN, kept)[0]]
+    assert "a_rest.md" not in [v.file for v in auto_decide(PLAN, kept).verdicts]
     changed = {"a_rest.md": "sha-of-older-content"}
     assert "a_rest.md" in [i.key for i in review_items(PLAN, changed)]
 

@@ -33,7 +33,7 @@ def test_every_command_is_mapped_to_the_module_that_registers_it() -> None:
 
 
 def test_a_named_command_loads_its_module_only() -> None:
-    assert modules_for(["/venv/bin/prune-memory", "where", "."]) == ["views"]
+    assert modules_for(["/venv/bin/prune-memory", "where", "."]) == ["view_commands"]
     assert modules_for(["/x/prune_memory/__main__.py", "jsonl", "report"]) == ["jsonl"]
     everything = sorted(set(COMMAND_MODULES.values()))
     for argv in (["prune-memory"], ["prune-memory", "--help"], ["prune-memory", "wher"],

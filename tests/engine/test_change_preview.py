@@ -11,11 +11,10 @@ from pathlib import Path
 
 from prune_memory.engine.preview import preview
 from prune_memory.model import Action
-from prune_memory.procedure.apply import as_changes
-from prune_memory.procedure.finish import finish_pass
 from prune_memory.procedure.options import PassOptions
 from prune_memory.procedure.pipeline import build_plan
 from prune_memory.procedure.review import Choice, Verdict, proposed_verdict
+from prune_memory.procedure.run_pass import as_changes, finish_pass
 from prune_memory.store.files import read_or_none
 from prune_memory.store.snapshot import take_snapshot, tree_state
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from prune_memory.engine.update import annotate, update_entry
-from prune_memory.procedure.finish import finish_pass
 from prune_memory.procedure.options import PassOptions
 from prune_memory.procedure.pipeline import build_plan
 from prune_memory.procedure.review import Choice, Verdict
+from prune_memory.procedure.run_pass import finish_pass
 from prune_memory.store.snapshot import take_snapshot
 from tests.conftest import topic, write_tree
 from tests.evidence.probes.gitbuild import GitRepo

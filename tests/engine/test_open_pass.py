@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from prune_memory.engine.undo import restorable
-from prune_memory.procedure import finish
+from prune_memory.procedure import run_pass
 from prune_memory.store import atomic
 from tests.conftest import CliResult, topic, tree_hash, write_tree
 from tests.engine.test_undo import a_pass
@@ -46,7 +46,7 @@ def test_a_reaccession_killed_after_its_step_is_the_pass_undone(
         raise Killed
 
     with monkeypatch.context() as patch:
-        patch.setattr(finish, "record_pass", killed)
+        patch.setattr(run_pass, "record_pass", killed)
         with pytest.raises(Killed):
             cli("reaccession", "2026-11-29-01", "--memory-dir", root, "--lines", "2",
                 "--file", "project_ttl.md", "--reason", "still true", "--now", LATER)
@@ -69,7 +69,7 @@ def test_a_pass_recorded_after_it_stopped_is_named_by_its_command(
         raise Killed
 
     with monkeypatch.context() as patch:
-        patch.setattr(finish, "record_pass", killed)
+        patch.setattr(run_pass, "record_pass", killed)
         with pytest.raises(Killed):
             cli("reaccession", "2026-11-29-01", "--memory-dir", root, "--lines", "2",
                 "--file", "project_ttl.md", "--reason", "still true", "--now", LATER)

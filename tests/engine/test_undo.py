@@ -17,7 +17,7 @@ from prune_memory.engine.update import update_entry
 from prune_memory.engine.withdraw import withdraw
 from prune_memory.errors import BadInputError, RefusedError
 from prune_memory.plan import Inoculation
-from prune_memory.procedure.finish import record_pass
+from prune_memory.procedure.auditlog import record_pass
 from prune_memory.store.pruninglog import read_log
 from prune_memory.store.snapshot import take_snapshot
 from tests.conftest import topic, tree_hash, write_tree

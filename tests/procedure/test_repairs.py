@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from prune_memory.engine.undo import undo_passes
-from prune_memory.procedure.finish import finish_pass
 from prune_memory.procedure.options import PassOptions
 from prune_memory.procedure.pipeline import build_plan
+from prune_memory.procedure.run_pass import finish_pass
 from prune_memory.store.snapshot import take_snapshot
 from tests.conftest import topic, write_tree
 

@@ -20,7 +20,7 @@ from bench.gen_store import MemoryShares, write_memory_dir
 from prune_memory.errors import ExitCode
 from prune_memory.model import INDEX_FILE
 from prune_memory.plan import Plan
-from prune_memory.procedure import pipeline
+from prune_memory.procedure import run_pass
 from prune_memory.procedure.review import AUTO_APPLIED
 from prune_memory.store.pruninglog import read_log
 from tests.conftest import CliResult
@@ -45,14 +45,14 @@ def memory(tmp_path: Path) -> tuple[Path, Path]:
 
 def after_plan(monkeypatch: pytest.MonkeyPatch, change: Callable[[Plan], None]) -> None:
     """Let the real plan be made, then run `change` before anything is written."""
-    real = pipeline.build_plan
+    real = run_pass.build_plan
 
     def planned_then_changed(*args: Any, **kwargs: Any) -> Plan:
         plan = real(*args, **kwargs)
         change(plan)
         return plan
 
-    monkeypatch.setattr(pipeline, "build_plan", planned_then_changed)  # `run` imports it
+    monkeypatch.setattr(run_pass, "build_plan", planned_then_changed)  # the pass calls it
 
 
 def withdrawals(plan: Plan) -> list[str]:

@@ -1,12 +1,14 @@
-"""Single write steps: snapshot, withdraw, inoculate, protect, unprotect, restore, recover.
+"""The commands that make one change: snapshot, withdraw, inoculate, protect, unprotect,
+flag, unflag, recover.
 
 Each command calls one core function and renders its result; refusals surface as exit 4
-through the boundary. Withdraw and inoculate take their own verified snapshot first.
+through the boundary. Withdraw and inoculate are passes of their own
+(`procedure/run_pass.py: step_pass`): a verified snapshot first, then the change, its audit
+and its record, which `restore --pass` undoes.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -31,7 +33,6 @@ from prune_memory.errors import BadInputError, RefusedError
 if TYPE_CHECKING:
     from prune_memory.engine.results import ApplyResult
     from prune_memory.plan import Inoculation
-    from prune_memory.store.snapshot import Snapshot
 
 FileArg = Annotated[str, typer.Argument(help="The memory file (a path, or a name inside "
                                               "--memory-dir / --project).", show_default=False)]
@@ -78,16 +79,17 @@ def withdraw(file: FileArg, *, reason: ReasonOpt, rule: RuleOpt = "manual",
 
     Example: prune-memory withdraw project_old_ci.md --memory-dir ./memory --reason "CI moved"
     """
-    from prune_memory.engine import withdraw
+    from prune_memory.engine import withdraw as withdrawing
     from prune_memory.engine.results import WithdrawRequest
+    from prune_memory.procedure.run_pass import step_pass
 
     root, name = _locate(file, memory_dir, project)
     when = parse_now(now)
-    command = f"withdraw {name}"
-    snap = _fresh_snapshot(root, when, snapshot_dir, opens_pass=command)
     request = WithdrawRequest(name, reason, rule, expected_sha256=expect_sha256)
-    result = withdraw.withdraw(root, request, snapshot=snap, now=when)
-    pass_id = _log_single_step(root, snap, result, now=now, command=command)
+    result, pass_id = step_pass(
+        root, when, f"withdraw {name}",
+        lambda snap: withdrawing.withdraw(root, request, snapshot=snap, now=when),
+        snapshot_dir=snapshot_dir_path(snapshot_dir), notes=warn_all)
     render_result(result, json)
     _undo_hint(root, pass_id, json)
 
@@ -115,23 +117,23 @@ def inoculate(file: FileArg, *,
     "3 outages" --reason "hid real failures" --do-not-rederive "timeouts in CI" --withdraw
     """
     from prune_memory.claude.locate import git_root
-    from prune_memory.engine import inoculate
+    from prune_memory.engine import inoculate as inoculating
     from prune_memory.engine.results import WithdrawRequest
     from prune_memory.plan import Inoculation
+    from prune_memory.procedure.run_pass import step_pass
 
     root, name = _locate(file, memory_dir, project)
     when = parse_now(now)
-    command = f"inoculate {name}"
-    snap = _fresh_snapshot(root, when, snapshot_dir, opens_pass=command if withdraw else None)
     ino = Inoculation(pattern=pattern, evidence=evidence, abandonment_reason=reason,
                       do_not_rederive=do_not_rederive, period=period or "", slug=slug)
     _check_note(ino, repo or git_root(project or Path.cwd()))
     request = WithdrawRequest(name, reason, rule, expected_sha256=expect_sha256) \
         if withdraw else None
-    result = inoculate.inoculate(root, name, ino, snapshot=snap, now=when, withdraw=request,
-                             expected_sha256=expect_sha256)
-    pass_id = _log_single_step(root, snap, result, now=now, command=command) \
-        if withdraw else ""
+    result, pass_id = step_pass(
+        root, when, f"inoculate {name}",
+        lambda snap: inoculating.inoculate(root, name, ino, snapshot=snap, now=when,
+                                           withdraw=request, expected_sha256=expect_sha256),
+        snapshot_dir=snapshot_dir_path(snapshot_dir), opens=withdraw, notes=warn_all)
     render_result(result, json)
     _undo_hint(root, pass_id, json)
 
@@ -211,34 +213,9 @@ def _locate(file: str, memory_dir: Path | None, project: Path | None) -> tuple[P
     return resolve_memory_dir(None, None), file
 
 
-def _fresh_snapshot(root: Path, when: datetime, snapshot_dir: str | None, *,
-                    opens_pass: str | None = None) -> Snapshot:
-    """Settle any interrupted step first, so the snapshot never shows a half-done one;
-    `opens_pass`, the pass's command, when a pass record follows (`_log_single_step`)."""
-    from prune_memory.engine import session
-    from prune_memory.procedure.finish import begin_pass
-    from prune_memory.store.snapshot import take_snapshot
-
-    _, notes = session.recover(root)
+def warn_all(notes: list[str]) -> None:
     for note in notes:
         warn(note)
-    snap = take_snapshot(root, when, snapshot_dir_path(snapshot_dir))
-    return begin_pass(root, snap, when, opens_pass) if opens_pass is not None else snap
-
-
-def _log_single_step(root: Path, snap: Snapshot, result: ApplyResult, *,
-                     now: str | None, command: str) -> str:
-    """A single-step command is its own small audit (one entry looked at, one withdrawn)
-    and its own pass, which `restore --pass` can undo; returns the pass's id."""
-    from prune_memory.procedure.auditlog import AuditSummary, write_audit
-    from prune_memory.procedure.finish import record_pass
-    from prune_memory.store.pruninglog import read_log
-
-    withdrawn = sum(1 for a in result.applied if a.op == "withdraw" and a.status == "done")
-    summary = AuditSummary(entries_audited=1, withdrawn=withdrawn, updated=0,
-                           protected=len(read_log(root).protected))
-    write_audit(root, summary, snapshot=snap, now=parse_now(now))
-    return record_pass(root, snap, parse_now(now), result.applied, command)
 
 
 def _undo_hint(root: Path, pass_id: str, as_json: bool) -> None:
@@ -264,5 +241,28 @@ def render_result(result: ApplyResult, as_json: bool) -> None:
             out.print(f"counter-memory {done.superseded} added to the index")
 
 
-# For sibling command modules (`cli/flags.py`).
-locate_entry = _locate
+@app.command()
+def flag(file: FileArg, *, reason: ReasonOpt, memory_dir: MemoryDirOpt = None,
+         project: ProjectOpt = None, json: JsonOpt = False, now: NowOpt = None) -> None:
+    """Flag FILE for a person: every pass keeps it flagged, and applies nothing to it, until
+    someone runs `unflag`.
+
+    Example: prune-memory flag project_vendor_contacts.md --reason "holds phone numbers"
+    """
+    from prune_memory.engine.flag import flag as flag_entry
+
+    root, name = _locate(file, memory_dir, project)
+    render_result(flag_entry(root, name, reason, now=parse_now(now)), json)
+
+
+@app.command()
+def unflag(file: FileArg, *, reason: ReasonOpt, memory_dir: MemoryDirOpt = None,
+           project: ProjectOpt = None, json: JsonOpt = False, now: NowOpt = None) -> None:
+    """Clear the flag of FILE (a pass flagged it, or someone did); the reason is logged.
+
+    Example: prune-memory unflag project_deploy.md --reason "token rotated and removed"
+    """
+    from prune_memory.engine.flag import unflag as unflag_entry
+
+    root, name = _locate(file, memory_dir, project)
+    render_result(unflag_entry(root, name, reason, now=parse_now(now)), json)

@@ -1,99 +1,29 @@
-"""What the review shows: one screen per question, the prompt, the help, diffs and views.
+"""What the review shows, as lines of text: a proposal with its evidence, its diff, a
+memory's text, and the confirmation of every change before anything is written.
 
 Everything is wrapped here, at word boundaries, to the terminal's width (60 columns read as
 well as 160), and printed without markup: memories hold brackets of their own. A secret is
-always shown masked, in the memory's text and in every diff.
+always shown masked, in the memory's text and in every diff. The prompt that asks about
+them is `cli/review_prompt.py`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from prune_memory.engine.preview import Preview
 from prune_memory.evidence.classes import Strength, evidence_words
-from prune_memory.model import JSON, Action, FindingCode
+from prune_memory.model import INDEX_FILE, JSON, TOMBSTONE_DIR, Action, FindingCode
 from prune_memory.plan import PlanEntry
 from prune_memory.procedure.proposals import REPAIR_WORDS, Proposal, offered, strength
-from prune_memory.report.wrapping import wrap
+from prune_memory.procedure.review import Verdict, tally
+from prune_memory.report.wrapping import labelled, wrap
 from prune_memory.secrets.mask import mask_text
 
-# Every key, as `git add -p` has them where it has one: (key, words typed for it, help).
-KEYS = (
-    ("y", ("yes", "accept"), "accept what is proposed (the diff shows what it writes)"),
-    ("n", ("no", "keep", "k"), "keep it as it is: not proposed again until it changes"),
-    ("a", ("all",), "accept this and every remaining proposal of its class"),
-    ("d", ("diff",), "show the whole diff of what y writes"),
-    ("e", ("edit",), "edit the text in $EDITOR, then see the diff; it becomes an update"),
-    ("s", ("superseded", "note"), "write a SUPERSEDED note (asks each field; nothing is "
-                                  "filled in for you), so the idea is not re-derived"),
-    ("w", ("withdraw",), "withdraw: move it into deaccessioned/ (restore brings it back)"),
-    ("u", ("update",), "update it with the proposed text"),
-    ("r", ("redact",), "redact the secret only: the rest stays, the original goes to the "
-                       "private vault"),
-    ("p", ("protect",), "protect it: never withdrawn or updated until unprotected"),
-    ("1", (), "withdraw the first of the two (the second stays)"),
-    ("2", (), "withdraw the second of the two (the first stays)"),
-    ("v", ("view", "show"), "view the text through $PAGER (secrets masked)"),
-    ("j", ("skip", "later", "next"), "leave it undecided: asked again next pass"),
-    ("b", ("back", "previous"), "back to the previous question"),
-    ("q", ("quit",), "quit: stop here, then apply what you decided, or save it for later"),
-    ("?", ("help", "h"), "this help"),
-)
-WHAT = {key: what for key, _, what in KEYS}
-WORDS = (
-    ("fidelity", "how well the repo still agrees with the memory: high, medium, low, failed "
-                 "or unverifiable"),
-    ("withdraw", "take a memory out of use into a tombstone under deaccessioned/ (a "
-                 "deaccession); nothing is deleted"),
-    ("register", "the table in pruning-log.md: one id per change, which `restore` takes"),
-    ("SUPERSEDED", "a note naming an abandoned idea, so it is not re-derived"),
-    ("strength", "how much the evidence proves: 5 safety (a secret, injected text), 4 a "
-                 "conflict, 3 git history or an exact copy, 2 the memory's shape, 1 wording; "
-                 "the strongest come first"),
-    ("class", "proposals with the same kind of evidence and the same change: a accepts them "
-              "all"),
-)
 _STRENGTH_WORDS: dict[int, str] = {Strength.SAFETY: "safety", Strength.CONFLICT: "a conflict",
                                    Strength.HISTORY: "history", Strength.SHAPE: "shape",
                                    Strength.WORDING: "wording"}
-QUESTIONS = {
-    Action.WITHDRAW: "Withdraw {file}?",
-    Action.WITHDRAW_INOCULATE: "Withdraw {file} and write a SUPERSEDED note?",
-    Action.INOCULATE: "Write a SUPERSEDED note for {file}?",
-    Action.UPDATE: "Update {file}?",
-    Action.REVIEW: "{file}: keep it, withdraw it or edit it?",
-    Action.KEEP: "Keep {file}?",
-}
 DIFF_LINES = 24  # of a proposal's diff on its screen; d shows all of it
-
-
-def prompt(item: Proposal, position: int, total: int, left: int, keys: Sequence[str]) -> str:
-    """`[3/13, 10 left] Withdraw x.md? [y,n,…]`."""
-    return f"[{position}/{total}, {left} left] {question(item)} [{','.join(keys)}] "
-
-
-def question(item: Proposal) -> str:
-    if item.repair is not None:
-        return f"{_repair_verb(item.repair)}?"
-    entry = item.entry
-    assert entry is not None
-    if item.partner is not None:
-        return "Which stays? (n keeps both)"
-    if entry.action is Action.FLAG:
-        secret_line = "redact the secret in it" if entry.file.startswith("MEMORY.md#") \
-            else "withdraw it"
-        return f"{entry.file} holds a secret: {secret_line}?"
-    return QUESTIONS.get(offered(entry), QUESTIONS[Action.REVIEW]).format(file=entry.file)
-
-
-def _repair_verb(repair: JSON) -> str:
-    kind = repair.get("kind")
-    if kind == "drop-dangling":
-        return f"Drop index line {repair.get('line')} (it links {repair.get('target')})"
-    if kind == "index-orphan":
-        return f"Index {repair.get('file')}"
-    if kind == "fix-link":
-        return f"Point index line {repair.get('line')} at {repair.get('to')}"
-    return f"Rewrite index line {repair.get('line')}"
 
 
 def legend(total: int, width: int, skipped_keeps: int) -> list[str]:
@@ -106,21 +36,6 @@ def legend(total: int, width: int, skipped_keeps: int) -> list[str]:
         text += (f" {skipped_keeps} proposal(s) you kept before are not asked again while "
                  "those memories are unchanged.")
     return wrap(text, width)
-
-
-def help_lines(keys: Sequence[str], width: int) -> list[str]:
-    """The keys that work here first, then the other keys, then the words."""
-    here = [k for k, _, _ in KEYS if k in keys]
-    other = [k for k, _, _ in KEYS if k not in keys]
-    out: list[str] = ["Keys here (type one, or its word, then Enter):"]
-    for key in here:
-        out += wrap(f"  {key}  {WHAT[key]}", width, hang="     ")
-    if other:
-        out += wrap(f"Not for this question: {', '.join(other)}", width, hang="  ")
-    out.append("Words:")
-    for word, what in WORDS:
-        out += wrap(f"  {word}: {what}", width, hang="      ")
-    return out
 
 
 def item_lines(item: Proposal, width: int, dates: Mapping[str, str]) -> list[str]:
@@ -233,3 +148,56 @@ def diff_lines(diff: str, width: int, limit: int | None = DIFF_LINES) -> list[st
 
 def view_lines(file: str, text: str, width: int) -> list[str]:
     return [f"--- {file} ---", *wrap(mask_text(text), width), "--- end ---"]
+
+
+def describe(verdicts: Sequence[Verdict], repairs: int) -> str:
+    """`7 withdrawals, 2 updates, 1 inoculation and 2 index repairs`."""
+    counts = tally(verdicts)
+    parts = [_n(counts[kind], kind) for kind in ("withdrawal", "update", "inoculation",
+                                                 "protection") if counts[kind]]
+    if repairs:
+        parts.append(_n(repairs, "index repair"))
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
+def _n(count: int, what: str) -> str:
+    return f"{count} {what}{'' if count == 1 else 's'}"
+
+
+def confirm_lines(verdicts: Sequence[Verdict], repairs: Sequence[JSON], shown: Preview,
+                  width: int) -> list[str]:
+    """The confirmation: each change, every file the pass writes, and MEMORY.md's growth."""
+    items = [(v.choice.value, v.file + _linked(shown.linked.get(v.file, ()))) for v in verdicts]
+    items += [("repair", f"{r.get('kind')}: {r.get('why', '')}") for r in repairs]
+    lines = ["To apply:", *labelled(items, width)]
+    lines += wrap(f"Files it writes: {_files(shown.touched)}", width, hang="  ")
+    lines += _growth(shown, width)
+    lines += [line for file, why in shown.refused
+              for line in wrap(f"Left as it is: {file} — {why}", width, hang="  ")]
+    return lines
+
+
+def _linked(files: Sequence[str]) -> str:
+    return f" (and unlinks it in {', '.join(files)})" if files else ""
+
+
+def _files(touched: Sequence[str]) -> str:
+    tombs = [t for t in touched if t.startswith(f"{TOMBSTONE_DIR}/")]
+    named = [t for t in touched if not t.startswith(f"{TOMBSTONE_DIR}/")]
+    if tombs:
+        named.append(f"{TOMBSTONE_DIR}/ ({_n(len(tombs), 'tombstone')})")
+    return ", ".join(named)
+
+
+def _growth(shown: Preview, width: int) -> list[str]:
+    """MEMORY.md against its load cap, when the changes make it grow: lines and characters
+    (the cap is whichever Claude Code reaches first)."""
+    before, after = shown.cap_before, shown.cap_after
+    if after is None or not shown.index_grows:
+        return []
+    lines = f"{before.lines} → {after.lines}" if before is not None else f"{after.lines}"
+    chars = f"{before.chars:,} → {after.chars:,}" if before is not None else f"{after.chars:,}"
+    near = " — near the load cap: lines past it are never loaded" if after.near_cap else ""
+    return wrap(f"{INDEX_FILE} grows: {lines} of {after.line_cap} lines, {chars} of "
+                f"{after.char_cap:,} characters, {after.usage:.0%} of its load cap{near}",
+                width, hang="  ")

@@ -1,4 +1,4 @@
-"""Staleness commands: `sweep`, the read-only check after a rename."""
+"""`sweep`: after a rename, every memory that still says the old name; `--apply` fixes them."""
 
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ from prune_memory.cli.common import (
     show,
     warn,
 )
-from prune_memory.cli.engine import render_result
 from prune_memory.cli.targets import resolve_memory_dir
+from prune_memory.cli.write_commands import render_result, warn_all
 from prune_memory.errors import ExitCode
 
 SWEEP = "sweep --apply"  # what names the pass a sweep makes
@@ -86,34 +86,23 @@ def sweep_command(memory_dir: MemoryDirArg = None, *, rename: RenameOpt,
 
 def _apply(root: Path, memdir: MemoryDir, report: SweepReport, snapshot_dir: Path | None,
            now: datetime, as_json: bool) -> None:
-    from prune_memory.engine.results import ApplyResult
-    from prune_memory.engine.session import writing
-    from prune_memory.procedure.auditlog import AuditSummary, write_audit
-    from prune_memory.procedure.finish import begin_pass, record_pass
+    from prune_memory.procedure.run_pass import step_pass
     from prune_memory.procedure.sweep import apply_sweep
-    from prune_memory.store.pruninglog import read_log
-    from prune_memory.store.snapshot import take_snapshot
 
-    with writing(root) as notes:
-        for note in notes:
-            warn(f"prune-memory: {note}")
-        snapshot = begin_pass(root, take_snapshot(root, now, snapshot_dir), now, SWEEP)
-        outcome = apply_sweep(root, memdir, report, snapshot=snapshot, now=now)
-        write_audit(root, AuditSummary(entries_audited=len(report.files), withdrawn=0,
-                                       updated=outcome.count("update"),
-                                       protected=len(read_log(root).protected)),
-                    snapshot=snapshot, now=now)
-        undo = record_pass(root, snapshot, now, outcome.applied, SWEEP)
-    done = ApplyResult(tuple(outcome.applied), tuple(outcome.skipped), tuple(outcome.warnings))
+    done, undo = step_pass(
+        root, now, SWEEP,
+        lambda snap: apply_sweep(root, memdir, report, snapshot=snap, now=now).result(),
+        snapshot_dir=snapshot_dir, audited=len(report.files),
+        notes=lambda notes: warn_all([f"prune-memory: {n}" for n in notes]))
     if as_json:
         emit_json({"memory_dir": str(root), **report.to_json(), "applied": done.to_json()})
     else:
         render_result(done, False)
         console().print(f"Undo the sweep: prune-memory restore --pass {undo} --memory-dir {root}",
                         soft_wrap=True)
-    for item in outcome.skipped:
+    for item in done.skipped:
         warn(f"prune-memory: skipped {item.file}: {item.reason}")
-    if outcome.skipped:
+    if done.skipped:
         raise typer.Exit(ExitCode.FINDINGS)
 
 
