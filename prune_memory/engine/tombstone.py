@@ -44,7 +44,8 @@ CONTRACT_FIELDS = ("name", "description", "deaccessioned_at", "reason", "rule",
                    "superseded_by", "register_id", "original_sha256")
 EXTRA_FIELDS = ("original_file", "index_lines")
 OPTIONAL_FIELDS = ("vault", "superseded_sha256", "link_edits", "change", "updated_sha256",
-                   "index_change", "index_lines_vault", "original_file_vault")
+                   "index_change", "index_change_vault", "index_lines_vault",
+                   "original_file_vault")
 _FLOW_FIELDS = ("index_lines", "link_edits", "index_change")
 NOT_APPLICABLE = "N/A"
 

@@ -19,6 +19,7 @@ body's own corrections (a word-level diff of old against new) are carried over t
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -137,8 +138,14 @@ def topic_step(root: Path, current: Current, new: NewText, *, reason: str, rule:
     tomb = tombstone_name(current.file, set(), register_id, numbered=True)  # no secret in it
     kept = vault.put(root, current.raw) if vault.holds_secret(current.raw) else None
     extras: tuple[tuple[str, Any], ...] = (("vault", str(kept)),) if kept else ()
-    extras += (("change", "update"), ("updated_sha256", sha256(data)),
-               ("index_change", [list(change) for change in changes]))
+    # The index lines it changes, masked as they sit in the tombstone; the exact ones, when
+    # a secret was masked, in the vault for the undo.
+    exact = [list(change) for change in changes]
+    shown = [[mask_text(old), mask_text(line)] for old, line in changes]
+    extras += (("change", "update"), ("updated_sha256", sha256(data)), ("index_change", shown))
+    if shown != exact:
+        kept_lines = vault.put(root, json.dumps(exact, ensure_ascii=False).encode("utf-8"))
+        extras += (("index_change_vault", str(kept_lines)),)
     header = vault.shielded(root, TombstoneHeader(
         original_file=current.file, deaccessioned_at=now, rule=rule, register_id=register_id,
         reason=mask_text(f"earlier version of {current.file}, replaced by an update: {reason}"),

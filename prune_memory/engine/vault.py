@@ -107,8 +107,27 @@ def resolved(root: Path, stone: Tombstone) -> Tombstone | None:
         if kept is None:
             return None
         name = kept.decode("utf-8", "surrogateescape")
-    return replace(stone, header=replace(head, original_file=name,
+    extras = head.extras
+    if (recorded := head.extra("index_change_vault")) is not None:
+        changes = _pairs(get(root, Path(str(recorded)).name, str(recorded)))
+        if changes is None:
+            return None  # the exact index lines are gone: the snapshot is the way back
+        extras = tuple((key, changes if key == "index_change" else value)
+                       for key, value in extras)
+    return replace(stone, header=replace(head, original_file=name, extras=extras,
                                          index_lines=index_lines_of(root, stone)))
+
+
+def _pairs(raw: bytes | None) -> list[list[str]] | None:
+    """An update's exact (old, new) index lines, as `put` kept them."""
+    try:
+        items = json.loads(raw.decode("utf-8")) if raw is not None else None
+    except ValueError:
+        return None
+    if isinstance(items, list) and all(isinstance(i, list) and len(i) == 2
+                                       and all(isinstance(t, str) for t in i) for i in items):
+        return items
+    return None
 
 
 def index_lines_of(root: Path, stone: Tombstone) -> tuple[IndexLineRecord, ...]:

@@ -355,3 +355,22 @@ def test_a_line_appended_while_an_update_is_written_is_kept(
                            snapshot=snap, now=NOW)
     text = target.read_bytes()
     assert b"GitHub Actions builds" in text and text.endswith(added)
+
+
+def test_an_update_keeps_an_index_line_secret_out_of_its_tombstone(
+        memory: Path, snap: Snapshot) -> None:
+    """The index line an update rewrites is masked in the tombstone; its exact text waits
+    in the vault, so the undo still puts the line back byte for byte."""
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    (memory / "MEMORY.md").write_text(INDEX.replace("— pipeline",
+                                                    f"— Jenkins pipeline, key {token}"))
+    before = {p.name: p.read_bytes() for p in memory.iterdir()}
+    update_entry(memory, "project_ci.md", "GitHub Actions builds", reason="CI moved",
+                 snapshot=snap, now=NOW)
+    assert f"GitHub Actions pipeline, key {token}" in (memory / "MEMORY.md").read_text()
+    (row,) = read_log(memory).rows
+    stone = (memory / row.tombstone).read_text()
+    assert token not in stone and "index_change_vault" in stone
+    restore(memory, row.register_id, now=NOW)
+    for name in ("project_ci.md", "MEMORY.md"):
+        assert (memory / name).read_bytes() == before[name]
