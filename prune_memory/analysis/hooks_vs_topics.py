@@ -10,6 +10,7 @@ one every session reads is the one that misleads. The line is reported as its ow
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from prune_memory.analysis.contradictions import stem
@@ -58,13 +59,18 @@ def hook_clashes(memdir: MemoryDir) -> list[HookClash]:
         if not is_pointer(line):
             continue
         hook = _hook(line)
-        target = next((lk.target for lk in line.links if lk.target in topics), None)
+        target = _target(line, topics)
         if not hook or target is None:
             continue
         clash = _status(line, hook, topics[target]) or _total(line, hook, topics[target])
         if clash is not None:
             out.append(clash)
     return out
+
+
+def _target(line: IndexLine, topics: Collection[str]) -> str | None:
+    """The topic file the pointer line links to, if any."""
+    return next((lk.target for lk in line.links if lk.target in topics), None)
 
 
 def _hook(line: IndexLine) -> str:
@@ -138,7 +144,7 @@ def superseded_by_hook(memdir: MemoryDir) -> dict[str, Finding]:
     for line in memdir.index.lines:
         hook = _hook(line) if is_pointer(line) else ""
         said = _SUPERSEDED.search(hook)
-        target = next((lk.target for lk in line.links if lk.target in topics), None)
+        target = _target(line, topics)
         if said is None or target is None or target in found:
             continue
         quote = re.split(r"[;()]", hook[said.start():], maxsplit=1)[0].strip(" —–-")

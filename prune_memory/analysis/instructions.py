@@ -274,11 +274,7 @@ class InstructionIndex:
         short = len(wanted) < MIN_CONTENT_WORDS
         if not wanted:
             return None
-        hits: Counter[int] = Counter()
-        for word in wanted:
-            posting = self.postings.get(word, ())
-            if len(posting) <= MAX_POSTINGS:
-                hits.update(posting)
+        hits = self._hits(wanted)
         # A short text repeats only a section about as short: its words are common.
         limit = len(wanted) + 2 if short else max(GROWTH * len(wanted), len(wanted) + SLACK)
         chosen = [(n, count) for n, count in hits.items()
@@ -291,20 +287,25 @@ class InstructionIndex:
         close = top - max(1, top // 20)  # within a word or 5% of the best
         n, count = min(((n, c) for n, c in chosen if c >= close),
                        key=lambda nc: (len(self.sets[nc[0]]), nc[0]))
-        matcher = SequenceMatcher(None, words, self.words[n], autojunk=False)
-        in_order = sum(b.size for b in matcher.get_matching_blocks()) / len(words)
-        return Repeat(self.sections[n], count / len(wanted), in_order, len(wanted))
+        return Repeat(self.sections[n], count / len(wanted), _in_order(words, self.words[n]),
+                      len(wanted))
 
-
-    def restated(self, text: str) -> Repeat | None:
-        """The loaded instruction section `text` holds whole, if any (see RESTATES_AT)."""
-        wanted = frozenset(content_words(text))
+    def _hits(self, wanted: frozenset[str]) -> Counter[int]:
+        """Section number → how many of `wanted` it holds (common words are no lead)."""
         hits: Counter[int] = Counter()
         for word in wanted:
             posting = self.postings.get(word, ())
             if len(posting) <= MAX_POSTINGS:
                 hits.update(posting)
-        held = [(count / len(self.sets[n]), len(self.sets[n]), -n) for n, count in hits.items()
+        return hits
+
+
+    def restated(self, text: str) -> Repeat | None:
+        """The loaded instruction section `text` holds whole, if any (see RESTATES_AT)."""
+        words = content_words(text)
+        wanted = frozenset(words)
+        held = [(count / len(self.sets[n]), len(self.sets[n]), -n)
+                for n, count in self._hits(wanted).items()
                 if self.sections[n].source.loaded
                 and len(self.sets[n]) >= RESTATED_MIN_WORDS
                 and len(wanted) <= RESTATED_GROWTH * len(self.sets[n])
@@ -313,10 +314,13 @@ class InstructionIndex:
             return None
         share, _size, minus_n = max(held)
         n = -minus_n
-        words = self.words[n]
-        matcher = SequenceMatcher(None, words, content_words(text), autojunk=False)
-        in_order = sum(b.size for b in matcher.get_matching_blocks()) / len(words)
-        return Repeat(self.sections[n], share, in_order, len(wanted))
+        return Repeat(self.sections[n], share, _in_order(self.words[n], words), len(wanted))
+
+
+def _in_order(words: list[str], other: list[str]) -> float:
+    """The share of `words` that `other` holds in the same order."""
+    matcher = SequenceMatcher(None, words, other, autojunk=False)
+    return sum(b.size for b in matcher.get_matching_blocks()) / len(words)
 
 
 def rule_part(entry: Entry) -> str:

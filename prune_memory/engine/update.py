@@ -276,7 +276,7 @@ class UpdateEntryStep(_Registered):
             if sha_or_none(target) != self.original_sha256:
                 return self._roll_back(root)
             try:
-                ensure_file(stone, self._tombstone_bytes(root))
+                ensure_file(stone, tombstone_bytes(root, self))
             except StepConflict:
                 return self._roll_back(root)
             self._register(root)
@@ -286,11 +286,6 @@ class UpdateEntryStep(_Registered):
             return self._cancelled(root, "text")
         rewrite_lines(root, self.index_change)
         return StepOutcome("update", self.file, "done", f"updated as {self.register_id}")
-
-    def _tombstone_bytes(self, root: Path) -> bytes:
-        return tombstone_bytes(root, self.file, self.original_sha256, self.tombstone,
-                               self.tombstone_sha256, self.tombstone_header,
-                               self.tombstone_data, self.manifest)
 
     def _roll_back(self, root: Path) -> StepOutcome:
         remove_if(root / self.tombstone, self.tombstone_sha256)

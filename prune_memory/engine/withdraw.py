@@ -26,7 +26,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from prune_memory.engine import vault
 from prune_memory.engine.entries import (
@@ -359,7 +359,7 @@ class WithdrawStep(Withdrawn):
         try:
             if self.superseded:
                 ensure_file(root / self.superseded.file, unpack(self.superseded.data))
-            ensure_file(root / self.tombstone, self.tombstone_bytes(root))
+            ensure_file(root / self.tombstone, tombstone_bytes(root, self))
         except StepConflict:
             if sha_or_none(root / self.file) is None:
                 raise  # the file is gone and no tombstone of ours holds it: keep it for a human
@@ -377,11 +377,6 @@ class WithdrawStep(Withdrawn):
         remove_if(root / self.file, self.original_sha256)
         said = f"; unlinked the links to it in {', '.join(edited)}" if edited else ""
         return StepOutcome("withdraw", self.file, "done", f"withdrawn as {self.register_id}{said}")
-
-    def tombstone_bytes(self, root: Path) -> bytes:
-        return tombstone_bytes(root, self.file, self.original_sha256, self.tombstone,
-                               self.tombstone_sha256, self.tombstone_header,
-                               self.tombstone_data, self.manifest)
 
     def roll_back(self, root: Path) -> StepOutcome:
         """Before the commit point: undo what the step wrote; the file keeps its new content."""
@@ -499,23 +494,39 @@ class WithdrawLineStep(Withdrawn):
         return index_edit.count_line(read_or_none(root / INDEX_FILE) or b"", self.line)
 
 
-def tombstone_bytes(root: Path, file: str, original_sha256: str, tombstone: str,
-                    tombstone_sha256: str, header: str | None, whole: str | None,
-                    manifest: str) -> bytes:
+class Tombstoning(Protocol):
+    """A step that writes a tombstone of `file`: what it recorded to write it from."""
+
+    @property
+    def file(self) -> str: ...
+    @property
+    def original_sha256(self) -> str: ...
+    @property
+    def tombstone(self) -> str: ...
+    @property
+    def tombstone_sha256(self) -> str: ...
+    @property
+    def tombstone_header(self) -> str | None: ...
+    @property
+    def tombstone_data(self) -> str | None: ...
+    @property
+    def manifest(self) -> str: ...
+
+
+def tombstone_bytes(root: Path, step: Tombstoning) -> bytes:
     """The recorded header, then the original as its file holds it now (or, when the
     record holds it, the whole tombstone). The original is removed only after its
     tombstone is verified, so it is there whenever this is needed."""
-    if whole is not None:
-        return unpack(whole)
-    written = read_or_none(root / tombstone)
-    if written is not None and sha256(written) == tombstone_sha256:
+    if step.tombstone_data is not None:
+        return unpack(step.tombstone_data)
+    written = read_or_none(root / step.tombstone)
+    if written is not None and sha256(written) == step.tombstone_sha256:
         return written
-    original = read_or_none(root / file)
-    if original is None or sha256(original) != original_sha256:
-        raise StepConflict(f"{file} disappeared before its tombstone was written; "
-                           f"its bytes are in the snapshot {manifest}")
-    return unpack(header or "") + original
-
+    original = read_or_none(root / step.file)
+    if original is None or sha256(original) != step.original_sha256:
+        raise StepConflict(f"{step.file} disappeared before its tombstone was written; "
+                           f"its bytes are in the snapshot {step.manifest}")
+    return unpack(step.tombstone_header or "") + original
 
 def _drop_line(raw: bytes, line: str) -> bytes:
     index = index_edit.IndexText.parse(raw)
