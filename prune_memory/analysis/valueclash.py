@@ -108,17 +108,18 @@ def _claim(file: str, line: int, text: str, context: frozenset[str],
     if not _DIGIT.search(text):  # every value and date is written with digits
         return Claim(file, line, text, frozenset(), frozenset(), frozenset(), dated)
     values = frozenset(_values(text))
-    own = _subjects(text) if values else frozenset()
-    subjects = own | context if values else frozenset()
-    return Claim(file, line, text, subjects, values, own, _date_in(text) or dated,
-                 _owners(text, _IP) if values else frozenset(),
-                 _owners(text, _TOTAL) if values else frozenset())
-
-
-def _owners(text: str, value: re.Pattern[str]) -> frozenset[str]:
-    """The subject written last before each value `value` finds on the line."""
+    if not values:
+        return Claim(file, line, text, frozenset(), values, frozenset(), _date_in(text) or dated)
+    own = _subjects(text)
     keys = [(m.start(), k) for m in _KEY.finditer(text)
             if (k := _key(m)) is not None and not _IP.fullmatch(m.group(0).strip("`"))]
+    return Claim(file, line, text, own | context, values, own, _date_in(text) or dated,
+                 _owners(text, keys, _IP), _owners(text, keys, _TOTAL))
+
+
+def _owners(text: str, keys: list[tuple[int, str]],
+            value: re.Pattern[str]) -> frozenset[str]:
+    """The subject (of `keys`, by position) written last before each `value` on the line."""
     out: set[str] = set()
     for found in value.finditer(text):
         before = [k for start, k in keys if start < found.start()]
