@@ -99,6 +99,8 @@ _DENIAL_LABEL = re.compile(
     r"\s*[*_]{0,2}(?:removed|deleted|dropped|retired|deprecated|obsolete|do not use|don't use|"
     r"never use|no longer (?:used|supported|exists?)|eliminad[oa]s?|entfernt|已删除|已移除|"
     r"已退役|废弃)\b[^:：\n]{0,40}[:：]", re.IGNORECASE)
+# A note to whoever edits the file (a banner, a generator's marker), not an instruction.
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _DOC_VERSION = re.compile(r"(?<![\w.])v(\d+(?:\.\d+){0,2})\b", re.IGNORECASE)
 
 
@@ -207,7 +209,7 @@ def content_words(text: str) -> list[str]:
 def sections(file: InstructionFile) -> list[Section]:
     """A heading's whole text (to the next heading of its level or higher), each list item
     with its indented lines, and each paragraph, outside code fences."""
-    lines = file.text.splitlines()
+    lines = _HTML_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), file.text).splitlines()
     out: list[Section] = []
     heads = [(n, len(m.group(1)), m.group(2).strip()) for n, line in enumerate(lines)
              if (m := _HEADING.match(line))]
@@ -363,7 +365,8 @@ def _repeat(entry: Entry, index: InstructionIndex) -> Finding | None:
         return _repeat_finding(whole, "all of it", says)
     if rule is not None and _repeats(rule):
         return _repeat_finding(rule, "the rule it states", says)
-    if not fact and (held := index.restated(entry.text)) is not None:
+    if not fact and ((held := index.restated(entry.text)) is not None
+                     or (held := index.restated(rule_part(entry))) is not None):
         return _repeat_finding(held, "the instruction it restates", says)
     if says is None:
         return None

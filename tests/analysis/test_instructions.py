@@ -99,6 +99,33 @@ def test_a_short_memory_holding_a_whole_instruction_restates_it(tmp_path: Path) 
     assert "of the instruction's words" in repeat.message
 
 
+def test_a_rule_that_restates_an_instruction_above_its_long_reasons_restates_it(
+        tmp_path: Path) -> None:
+    """The rule at the head is the instruction; the why and the how that follow are many
+    times its length, so only the rule is measured against the section."""
+    body = ("Pathspec commits: commit with explicit paths, typed after the double dash and "
+            "checked by the hook in the shared shell profile, so parallel sessions never "
+            "sweep up each other's staged files.\n\n**Why:** " + " ".join(
+                f"in week {n} the {w} release shipped a {w}-{n} change from elsewhere"
+                for n, w in enumerate(("cart", "order", "user", "stock", "price", "mail",
+                                       "search", "image", "tax", "ship", "auth", "cron",
+                                       "queue", "report", "audit", "billing", "geo"))) +
+            ".\n\n**How to apply:** type the paths after `--` and read `git status` first.\n")
+    found = check_instructions([entry("feedback_paths.md", body, memory_type="feedback")],
+                               InstructionIndex(read_instructions(_repo(tmp_path), tmp_path)))
+    (repeat,) = found["feedback_paths.md"]
+    assert repeat.evidence["part"] == "the instruction it restates"
+    assert repeat.evidence["claude_md_lines"] == [8, 9]
+
+
+def test_a_banner_comment_shared_with_claude_md_is_no_instruction(tmp_path: Path) -> None:
+    banner = ("<!--\n  Shop backend, made by the platform team of the north office\n"
+              "  banner kept in every build, do not remove the maintainer names\n-->\n")
+    repo = _repo(tmp_path, {"CLAUDE.md": banner + CLAUDE_MD})
+    body = banner + "The nightly import retries three times, then pages the on-call.\n"
+    assert _check(repo, tmp_path, entry("project_import.md", body)) == {}
+
+
 def test_a_long_memory_holds_a_short_instruction_by_chance(tmp_path: Path) -> None:
     body = ("Commit with explicit paths only, so parallel sessions never sweep up each "
             "other's staged files.\n\n" + "".join(
