@@ -123,5 +123,7 @@ def drift_class(finding: Finding) -> str:
                     "document-version": "version-drift"}[str(ev["kind"])]
         return "tool-replaced" if "tool" in ev else "version-drift"
     if code is FindingCode.NAME_DRIFT and ev.get("kind") == "identifier":
+        if "moved_to" in ev:
+            return "identifier-moved"
         return "identifier-replaced" if ev.get("current") else "identifier-removed"
     return str(code.value)

@@ -5,21 +5,24 @@ A name the code holds now confirms the claim. A name it does not hold proves not
 itself (it may be a library's, another repo's, or not written yet); it is stale only when
 history shows the code held it when the memory was last written and a later commit
 removed it. Where that commit put a new name in its place on the same lines, the memory's
-text is corrected to it.
+text is corrected to it. A name still in the code can have left the file the memory puts
+it in ("`Layout.jsx`: add the page to `NAV_ITEMS`" after `NAV_ITEMS` moved to its own
+module): that too is drift, proved the same way from that file's history.
 
 The cost does not grow with the number of memories: the work tree's source files are read
 once for the names they hold; only for names they lack, one `git grep` of the tree as it
 was when the oldest memory naming them was written (in just the files changed since), one
 `git log -G` of those files since then, and one `git grep -l` of the whole tree, so that a
-name that moved into a data file is not called gone.
+name that moved into a data file is not called gone. Names still in the code cost one `git
+log -G` of the files the memories put them in, and one `git grep -l` for where they are now.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -41,6 +44,7 @@ from prune_memory.evidence.probes.base import (
     flag,
 )
 from prune_memory.evidence.probes.evidence import commit_fields, said
+from prune_memory.evidence.probes.pathfacts import entry_mentions
 from prune_memory.model import Entry, FindingCode
 
 KIND = "identifier"
@@ -111,6 +115,10 @@ class Removal:
     date: datetime
     path: str
     successor: str | None
+    # Set when the name left only this file: the source files that hold it now, and
+    # whether only its definition left (the file still uses it).
+    now_in: tuple[str, ...] | None = None
+    definition: bool = False
 
 
 @dataclass(frozen=True)
@@ -141,7 +149,14 @@ class IdentifierProbe:
         written = entry.written_at[0]
         for name in mine:
             if name in known.present or not known.complete:
-                claims.append(Claim(KIND, name, Verdict.CONFIRMED, "in the code now"))
+                left = _left_its_file(entry, name, ctx, names) if known.complete else None
+                if left is None:
+                    claims.append(Claim(KIND, name, Verdict.CONFIRMED, "in the code now"))
+                    continue
+                claims.append(Claim(KIND, name, Verdict.CONTRADICTED,
+                                    f"taken out of {left.path} in {left.commit} on "
+                                    f"{left.date.date()}"))
+                result = result + _flagged(entry, left, ctx)
                 continue
             gone = known.removed.get(name)
             if gone is None and ctx.facts.partial:
@@ -159,6 +174,21 @@ class IdentifierProbe:
 def _flagged(entry: Entry, gone: Removal, ctx: ProbeContext) -> ProbeResult:
     fields = commit_fields(ctx, gone.commit)
     written = entry.written_at[0].date().isoformat()
+    if gone.now_in is not None:
+        held = "defined in" if gone.definition else "in"
+        where = (f"it is now {held} {gone.now_in[0]}" if len(gone.now_in) == 1 else
+                 f"the name is still in {len(gone.now_in)} other files "
+                 f"({', '.join(gone.now_in[:3])}{', …' if len(gone.now_in) > 3 else ''})"
+                 if gone.now_in else "the name is still in the code elsewhere")
+        if gone.successor:
+            where = f"`{gone.successor}` stands in its place there; {where}"
+        message = (f"`{gone.name}` is no longer {held} {gone.path}, where this memory puts it: "
+                   f"{gone.commit} ({fields['date']}) took it out, after this memory was "
+                   f"written ({written}); {where}")
+        evidence = said(f"`{gone.name}` in {gone.path}", "moved" if gone.now_in else "gone",
+                        kind=KIND, file=gone.path, current=None,
+                        moved_to=list(gone.now_in[:3]), **fields)
+        return ProbeResult((), (flag(FindingCode.NAME_DRIFT, message, evidence),))
     if gone.successor:
         message = (f"`{gone.name}` is no longer in the code: {gone.commit} "
                    f"({fields['date']}) replaced it with `{gone.successor}` in {gone.path}, "
@@ -172,6 +202,130 @@ def _flagged(entry: Entry, gone: Removal, ctx: ProbeContext) -> ProbeResult:
     evidence = said(gone.name, gone.successor or "gone", kind=KIND, file=gone.path,
                     current=gone.successor, **fields)
     return ProbeResult((), (flag(FindingCode.NAME_DRIFT, message, evidence, *fix),))
+
+
+def _left_its_file(entry: Entry, name: str, ctx: ProbeContext,
+                   names: Mapping[str, Sequence[str]]) -> Removal | None:
+    """How `name`, still in the code, left the one file the memory puts it in."""
+    table = ctx.memo("identifiers.left", lambda: _departures(ctx, names))
+    return table.get((entry.file, name))
+
+
+def _homes(entry: Entry, ctx: ProbeContext, names: Sequence[str]) -> dict[str, str]:
+    """Name → the tracked source file the memory puts it in: the one such file named on
+    the name's own line, else the memory's only source file."""
+    files = [m for m in entry_mentions(entry, ctx)
+             if not m.is_dir and m.path in ctx.facts.tracked and _is_source(m.path)]
+    if not files:
+        return {}
+    only = files[0].path if len(files) == 1 else None
+    wanted = frozenset(names)
+    out: dict[str, str] = {}
+    for line in entry.text.splitlines():
+        here = {m.path for m in files if any(raw in line for raw in (m.raw, *dict(m.also)))}
+        home = next(iter(here)) if len(here) == 1 else None if here else only
+        for name in names_in(line):
+            if home is not None and name in wanted:
+                out.setdefault(name, home)
+    return out
+
+
+def _departures(ctx: ProbeContext,
+                names: Mapping[str, Sequence[str]]) -> dict[tuple[str, str], Removal]:
+    """(entry, name) → the commit that took a name, or its definition, out of the file the
+    memory puts it in, after the memory was written, while the name lives on elsewhere.
+    Two git processes for the whole pass: the log of those files, where the names are now."""
+    root = ctx.facts.root
+    assert root is not None
+    exclude = _memory_inside(root, ctx.memdir.root)
+    by_file = {e.file: e for e in ctx.memdir.entries}
+    texts: dict[str, bytes | None] = {}
+    wanted: dict[tuple[str, str], str] = {}
+    for file, found in names.items():
+        for name, home in _homes(by_file[file], ctx, found).items():
+            if home not in texts:
+                texts[home] = _read_source(root / home)
+            data = texts[home]
+            if data is not None and not _declares(data, name):
+                wanted[(file, name)] = home  # gone from it, or only used there now
+    if not wanted:
+        return {}
+    base, changed = _changed_since(ctx, min(by_file[f].written_at[0] for f, _n in wanted),
+                                   exclude)
+    homes = sorted(set(wanted.values()) & set(changed))
+    if base is None or not homes:
+        return {}
+    every = sorted({n for _f, n in wanted})
+    history: dict[tuple[bool, str, str], list[tuple[bool, Removal]]] = {}
+    for defined, put, change in _line_changes(word_changes(root, every, base, homes),
+                                              frozenset(every)):
+        history.setdefault((defined, change.name, change.path), []).append((put, change))
+    left: dict[tuple[str, str], Removal] = {}
+    for (file, name), home in wanted.items():
+        level = (_holds(texts[home] or b"", name), name, home)  # the name, or its definition
+        since = [(put, c) for put, c in history.get(level, ())
+                 if c.date > by_file[file].written_at[0]]  # newest first
+        # the first change after the memory took it out: the file held it then
+        if since and not since[-1][0]:
+            left[(file, name)] = next(c for put, c in since if not put)
+    holders = _holders(root, sorted({n for _f, n in left}), exclude) or {}
+    out: dict[tuple[str, str], Removal] = {}
+    for key, gone in left.items():
+        now = tuple(p for p in holders.get(gone.name, ()) if p != gone.path)
+        definition = _holds(texts[gone.path] or b"", gone.name)
+        if definition:  # the file still uses it: where is it defined now?
+            now = tuple(p for p in now if _declares(_read_source(root / p) or b"", gone.name))
+            if not now:
+                continue
+        out[key] = replace(gone, now_in=now, definition=definition)
+    return out
+
+
+def _declaration(name: str) -> re.Pattern[bytes]:
+    word = re.escape(name.encode())
+    return re.compile(rb"(?:\b(?:const|let|var|def|class|function|fn|func|type|interface|enum|"
+                      rb"struct|trait|val)\s+" + word + rb"(?![A-Za-z0-9_])|^[ \t]*(?:export\s+)?"
+                      + word + rb"\s*(?::[^=\n]*)?=(?!=))", re.MULTILINE)
+
+
+def _declares(data: bytes, name: str) -> bool:
+    return _declaration(name).search(data) is not None
+
+
+def _line_changes(log: str,
+                  wanted: frozenset[str]) -> Iterator[tuple[bool, bool, Removal]]:
+    """(of its definition?, put in?, the change) each time a commit took a wanted name, or
+    its definition, out of a file or put it in; newest first for each of the two."""
+    for name, path, date, removal in _change_log(log, wanted):
+        yield False, removal is None, removal or Removal(name, "", date, path, None)
+    for block in log.split(COMMIT_MARK)[1:]:
+        head, _, patch = block.partition("\n")
+        short, _, stamp = head.partition(FIELD_MARK)
+        try:
+            date = datetime.fromisoformat(stamp.strip())
+        except ValueError:
+            continue
+        for path, removed, added in _files(patch):
+            touched = {w for line in removed + added for w in _WORD.findall(line)}
+            for name in sorted(wanted & touched):
+                before = any(_declares(line.encode(), name) for line in removed)
+                after = any(_declares(line.encode(), name) for line in added)
+                if before != after:
+                    yield True, after, Removal(name, short, date, path, None)
+
+
+def _read_source(path: Path) -> bytes | None:
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError:
+        return None
+    return data if len(data) <= MAX_FILE_BYTES else None
+
+
+def _holds(data: bytes, name: str) -> bool:
+    return re.search(rb"(?<![A-Za-z0-9_])" + re.escape(name.encode()) + rb"(?![A-Za-z0-9_])",
+                     data) is not None
 
 
 def _names_by_entry(ctx: ProbeContext) -> dict[str, tuple[str, ...]]:
@@ -253,21 +407,30 @@ def _source_words(root: Path, tracked: frozenset[str],
 def _anywhere(root: Path, names: list[str], exclude: Sequence[str]) -> frozenset[str]:
     """Which of the removed `names` some tracked file other than documentation still holds
     (a constant that moved into a JSON file is not gone)."""
+    holders = _holders(root, names, exclude)
+    return frozenset(names) if holders is None else frozenset(holders)
+
+
+def _holders(root: Path, names: list[str],
+             exclude: Sequence[str]) -> dict[str, list[str]] | None:
+    """Name → the tracked files, documentation aside, that hold it as a whole word, in one
+    `git grep -l`; None when they are too many to read (then every name is somewhere)."""
     if not names:
-        return frozenset()
+        return {}
     files = files_with_words(root, names, exclude=list(exclude))
-    found: set[str] = set()
-    for path in sorted(files)[:200]:
+    if len(files) > 200:
+        return None
+    found: dict[str, list[str]] = {}
+    for path in sorted(files):
         try:
             with (root / path).open("rb") as handle:
                 data = handle.read(4 * 1024 * 1024)
         except OSError:
             continue
-        found.update(n for n in names if re.search(rb"(?<![A-Za-z0-9_])" + re.escape(
-            n.encode()) + rb"(?![A-Za-z0-9_])", data))
-    if len(files) > 200:
-        return frozenset(names)  # too many to read: call none of them gone
-    return frozenset(found)
+        for name in names:
+            if _holds(data, name):
+                found.setdefault(name, []).append(path)
+    return found
 
 
 def _is_source(path: str) -> bool:
@@ -312,6 +475,16 @@ def _removals(log: str, wanted: frozenset[str]) -> dict[str, Removal]:
     """The newest commit removing each name, from `git log -G -p -U0` output (newest
     first), and the name that took its place on the same lines, when one did."""
     out: dict[str, Removal] = {}
+    for _name, _path, _date, removal in _change_log(log, wanted):
+        if removal is not None:
+            out.setdefault(removal.name, removal)
+    return out
+
+
+def _change_log(log: str, wanted: frozenset[str]
+                ) -> Iterator[tuple[str, str, datetime, Removal | None]]:
+    """(name, path, date, its removal) for each commit that took a wanted name out of a file
+    or (removal None) put it in, in the log's order (newest first)."""
     for block in log.split(COMMIT_MARK)[1:]:
         head, _, patch = block.partition("\n")
         short, _, stamp = head.partition(FIELD_MARK)
@@ -323,10 +496,11 @@ def _removals(log: str, wanted: frozenset[str]) -> dict[str, Removal]:
             gone_here = {w for line in removed for w in _WORD.findall(line)} & wanted
             still = {w for line in added for w in _WORD.findall(line)}
             for name in sorted(gone_here - still):
-                if name not in out:
-                    out[name] = Removal(name, short, date, path,
-                                        _successor(name, removed, added))
-    return out
+                yield name, path, date, Removal(name, short, date, path,
+                                                _successor(name, removed, added))
+            put_here = (still & wanted) - {w for line in removed for w in _WORD.findall(line)}
+            for name in sorted(put_here):
+                yield name, path, date, None
 
 
 def _files(patch: str) -> list[tuple[str, list[str], list[str]]]:

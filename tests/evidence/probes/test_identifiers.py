@@ -138,3 +138,66 @@ def test_git_processes_do_not_grow_with_the_memories(repo: GitRepo,
     # the history pass, then: the tree as it was, the log of those lines, the whole tree
     assert [c for c in few if c.startswith("popen")][-3:] == [
         "popen git grep", "popen git log", "popen git grep"]
+
+
+# A name the code still holds elsewhere, taken out of the file the memory puts it in.
+LAYOUT = ("import { Shell } from './shell';\n\nconst NAV_ITEMS = {\n  home: '/',\n};\n\n"
+          "export function Layout() {\n  return Shell(NAV_ITEMS);\n}\n")
+STEPS = ("New page checklist:\n"
+         "1. `src/layout/Layout.jsx` — add the page to `NAV_ITEMS`\n"
+         "2. `src/pages/Page.jsx` — create the page\n")
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> GitRepo:
+    repo = GitRepo(tmp_path / "app")
+    repo.write({"src/layout/Layout.jsx": LAYOUT, "src/layout/shell.js": "export const Shell = x => x;\n",
+                "src/pages/Page.jsx": "export const Page = () => null;\n"})
+    repo.commit("start")  # 2026-01-01, before the memory (2026-01-10)
+    return repo
+
+
+def test_a_definition_moved_to_its_own_module_names_where_it_is_now(app: GitRepo) -> None:
+    moved = LAYOUT.replace("const NAV_ITEMS = {\n  home: '/',\n};\n",
+                           "import { NAV_ITEMS } from '../nav';\n")
+    app.write({"src/layout/Layout.jsx": moved, "src/nav.js": "export const NAV_ITEMS = {\n"
+               "  home: '/',\n};\n"}).commit("nav items in their own module",
+                                             date="2026-02-01T12:00:00+00:00")
+    report = run(app, entry("steps.md", STEPS, written=WRITTEN))
+    (found,) = report.findings["steps.md"]
+    assert found.code is FindingCode.NAME_DRIFT
+    assert found.evidence["moved_to"] == ["src/nav.js"]
+    assert found.evidence["date"] == "2026-02-01"
+    assert ("`NAV_ITEMS` is no longer defined in src/layout/Layout.jsx, where this memory "
+            "puts it") in found.message
+    assert "it is now defined in src/nav.js" in found.message
+
+
+def test_a_name_taken_out_of_its_file_while_others_use_it_is_drift(app: GitRepo) -> None:
+    app.write({"src/layout/Layout.jsx": LAYOUT.replace("NAV_ITEMS", "ROUTES"),
+               "src/pages/Page.jsx": "export const Page = () => NAV_ITEMS;\n"
+               "const NAV_ITEMS = {};\n"}).commit("routes", date="2026-02-01T12:00:00+00:00")
+    (found,) = run(app, entry("steps.md", STEPS, written=WRITTEN)).findings["steps.md"]
+    assert "`NAV_ITEMS` is no longer in src/layout/Layout.jsx" in found.message
+    assert "`ROUTES` stands in its place there" in found.message
+
+
+def test_a_name_its_file_never_held_when_written_proves_nothing(app: GitRepo) -> None:
+    body = "`src/pages/Page.jsx` reads `NAV_ITEMS` for its links.\n"  # it never did
+    assert run(app, entry("steps.md", body, written=WRITTEN)).findings["steps.md"] == ()
+
+
+def test_a_name_that_left_its_file_before_the_memory_proves_nothing(app: GitRepo) -> None:
+    app.write({"src/layout/Layout.jsx": LAYOUT.replace("NAV_ITEMS", "ROUTES"),
+               "src/pages/Page.jsx": "const NAV_ITEMS = {};\n"}).commit(
+        "routes", date="2026-01-05T12:00:00+00:00")
+    assert run(app, entry("steps.md", STEPS, written=WRITTEN)).findings["steps.md"] == ()
+
+
+def test_a_file_that_still_defines_the_name_confirms_it(app: GitRepo) -> None:
+    app.write({"src/layout/Layout.jsx": LAYOUT + "// NAV_ITEMS is read by the menu too\n"}
+              ).commit("note", date="2026-02-01T12:00:00+00:00")
+    report = run(app, entry("steps.md", STEPS, written=WRITTEN))
+    assert report.findings["steps.md"] == ()
+    assert {c.text: c.verdict for c in report.claims["steps.md"]}["NAV_ITEMS"] is \
+        Verdict.CONFIRMED
