@@ -90,6 +90,11 @@ _DENIES = re.compile(
     r"renamed|eliminad[oa]s?|no funciona|entfernt|veraltet|umbenannt)\b"
     r"|退役|已删|已移除|删除|废弃|不再|禁止|不要用|改名|更名",
     re.IGNORECASE)
+# "being retired", "to be removed", "退役中": on its way out, which the instruction says is done.
+_UNDER_WAY = re.compile(
+    r"\b(?:being|to be|will be|soon to be)\s+(?:removed|deleted|dropped|retired|replaced)\b|"
+    r"\S*(?:退役|删除|移除|废弃)中|即将(?:退役|删除|移除|废弃)|待(?:退役|删除|移除)",
+    re.IGNORECASE)
 _CODE = re.compile(r"`([^`\n]{3,80})`")
 _LEADING_CODE = re.compile(r"\s*[*_]{0,2}`([^`\n]{3,80})`")
 _STRUCK = re.compile(r"~~(.+?)~~")
@@ -464,8 +469,8 @@ def _against(entry: Entry, denied: dict[str, list[_Denied]]) -> list[Finding]:
     out: list[Finding] = []
     seen: set[str] = set()
     for line in entry.text.splitlines():
-        if _DENIES.search(line):
-            continue  # the memory itself warns against it
+        if _DENIES.search(_UNDER_WAY.sub(" ", line)):
+            continue  # the memory itself warns against it (being retired is not gone yet)
         for span in _CODE.findall(line):
             key = span.strip().lower()
             hits = denied.get(key) or _word_hits(key, denied)

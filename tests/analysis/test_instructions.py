@@ -179,6 +179,15 @@ def test_a_removed_subcommand_in_a_command_line_is_a_contradiction(tmp_path: Pat
     assert "project_report.md" not in found  # named in a remark as the replacement
 
 
+def test_a_subcommand_the_memory_calls_on_its_way_out_is_gone_by_now(tmp_path: Path) -> None:
+    """"Being retired" was true when written; the instructions now list it as removed."""
+    retiring = entry("feedback_ops.md", "- `shop backfill --all` only appends (backfill is "
+                                        "being retired)\n")
+    found = check_instructions([retiring],
+                               InstructionIndex(read_instructions(_repo(tmp_path), tmp_path)))
+    assert found["feedback_ops.md"][0].evidence["kind"] == "instruction-denies"
+
+
 def test_a_memory_citing_an_older_version_of_claude_md(tmp_path: Path) -> None:
     repo = write_tree(tmp_path / "repo", {"CLAUDE.md": "# Writers' room v4.2\n\nRules.\n"})
     body = "The format rules here override the v3.1 CLAUDE.md examples.\n"
