@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from prune_memory.analysis.text import HEADING, short_quote
 from prune_memory.model import Entry, EntryKind, Finding, FindingCode, MemoryDir
@@ -63,6 +63,9 @@ class Claim:
     hosts: frozenset[str] = frozenset()
     # Likewise what a total belongs to ("`test_api.py` 39 tests" counts that file's tests).
     counted: frozenset[str] = frozenset()
+    # The day a topic file was last written (None for an index line: MEMORY.md is rewritten
+    # whenever any memory is, so its date says nothing of one line).
+    written: str | None = None
 
 
 def check_values(memdir: MemoryDir) -> dict[str, tuple[Finding, ...]]:
@@ -95,12 +98,13 @@ def _entry_claims(entry: Entry, memdir: MemoryDir) -> Iterator[Claim]:
     title = f"{entry.name} {entry.description}"
     context = under = _subjects(title)
     dated = since = _date_in(title)
+    written = entry.written_at[0].date().isoformat()
     for number, text in enumerate(entry.body.splitlines(), start=1):
         if found := HEADING.match(text):  # the lines below take the heading's subjects
             under = _subjects(found.group(1)) | context
             since = _date_in(found.group(1)) or dated
             continue
-        yield _claim(entry.file, number, text, under, since)
+        yield replace(_claim(entry.file, number, text, under, since), written=written)
 
 
 def _claim(file: str, line: int, text: str, context: frozenset[str],
@@ -197,8 +201,7 @@ def _expand_short(claim: Claim, prefix: str | None) -> Claim:
     values = {(("ip", f"{prefix}.{v}") if kind == "ip-tail" and prefix else (kind, v))
               for kind, v in claim.values}
     values = {(k, v) for k, v in values if k != "ip-tail"}
-    return Claim(claim.file, claim.line, claim.text, claim.subjects, frozenset(values),
-                 claim.own, claim.dated, claim.hosts, claim.counted)
+    return replace(claim, values=frozenset(values))
 
 
 def _conflicts(claims: Sequence[Claim]) -> Iterator[tuple[Claim, Claim, str, str]]:
@@ -241,10 +244,15 @@ def _owned_elsewhere(first: frozenset[str], second: frozenset[str], subject: str
 
 def _older_first(first: Claim, second: Claim) -> list[tuple[Claim, Claim]]:
     """Which side to question. When both carry an explicit date and one is newer, only
-    the older; otherwise both (a file's age is not evidence of which one is true)."""
+    the older; when one does and the other is a file last written before that day, only
+    that file (it was not touched since the newer statement). Otherwise both: an undated
+    line, or a file written since, may hold either the old value or the correction."""
     if first.dated and second.dated and first.dated != second.dated:
         older, newer = sorted((first, second), key=lambda c: c.dated or "")
         return [(older, newer)]
+    for this, that in ((first, second), (second, first)):
+        if that.dated and not this.dated and this.written and this.written < that.dated:
+            return [(this, that)]
     return [(first, second), (second, first)]
 
 
@@ -255,6 +263,8 @@ def _finding(this: Claim, that: Claim, subject: str, kind: str) -> Finding:
     message = (f"says {subject!r} has {kind} {mine} (line {this.line}), but {that.file} "
                f"line {that.line} says {theirs}"
                + (f" (dated {that.dated})" if that.dated else "")
+               + (f", after this memory was last written ({this.written})" if that.dated and
+                  not this.dated and this.written and this.written < that.dated else "")
                + "; read both and keep the one that is true now")
     return Finding(
         FindingCode.CONTRADICTION, message,

@@ -29,3 +29,26 @@ def test_totals_that_follow_two_different_files_count_two_things(tmp_path: Path)
         tmp_path,
         "- `tests/test_uploader.py` 39 tests (drive `_preflight` and `_send`).",
         "- Test file `tests/test_guard.py` — 21 tests, all pass; guards `_preflight`.") == []
+
+
+def _aged(root: Path, name: str, day: str) -> None:
+    import os
+    from datetime import datetime
+    stamp = datetime.fromisoformat(f"{day}T12:00:00+00:00").timestamp()
+    os.utime(root / name, (stamp, stamp))
+
+
+def test_a_file_untouched_since_a_dated_correction_is_the_side_questioned(
+        tmp_path: Path) -> None:
+    """A table dated 2026-04-16 puts the radio on .134; a file last written on 2026-04-03
+    says .121. The file was not touched since the dated statement: it is the one to read."""
+    root = write_tree(tmp_path / "memory", {
+        "MEMORY.md": "# Memory\n- [Radio](radio.md)\n\n## Endpoints (2026-04-16)\n"
+                     "- `radio-pi` on 192.168.2.134\n",
+        "radio.md": topic("radio", "Notes.\n- `radio-pi` runs on 192.168.2.121\n")})
+    _aged(root, "radio.md", "2026-04-03")
+    found = check_values(load_memory_dir(root))
+    assert sorted(found) == ["radio.md"]
+    assert "after this memory was last written (2026-04-03)" in found["radio.md"][0].message
+    _aged(root, "radio.md", "2026-05-01")  # written since: either may hold the correction
+    assert sorted(check_values(load_memory_dir(root))) == ["MEMORY.md#L5", "radio.md"]
