@@ -37,6 +37,9 @@ _DATED_TITLE = re.compile(
     rf"\b{_MONTHS}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d\b|"
     rf"\b\d{{1,2}}\s+{_MONTHS}\.?\s+(?:19|20)\d\d\b|(?:19|20)\d\d年\d{{1,2}}月\d{{1,2}}日",
     re.IGNORECASE)
+# "Shipped in 3.0 (2026-04-07)": the day a feature landed dates the feature, not a session.
+_MILESTONE = re.compile(r"\b(?:shipped|released|launched|landed|live since|introduced|added in|"
+                        r"since v?\d)\b|已上线|已发布", re.IGNORECASE)
 # A bullet telling a change made then ("Plan icon changed from Zap to Crown").
 _CHANGE_ITEM = re.compile(
     r"^\s*(?:[-*+]|\d+[.)])\s+.*\b(?:changed|replaced|replacing|added|removed|updated|"
@@ -98,7 +101,7 @@ def session_signals(entry: Entry, *, rule_from: int = 0) -> SessionSignals:
     head = " ".join((entry.name, entry.description, *headings(entry.body)[:2]))
     if words := _SESSION_WORDS.search(head):
         signals.append(f"its title or first heading speaks of one session ({words.group(0)!r})")
-    if dated_title := _DATED_TITLE.search(head):
+    if (dated_title := _DATED_TITLE.search(head)) and not _MILESTONE.search(head):
         signals.append(f"a day named in its title ({dated_title.group(0)!r})")
     fixes = len(_FIXED_ITEMS.findall(entry.body))
     if fixes >= 3:

@@ -53,3 +53,14 @@ def test_a_lesson_or_a_rule_is_not_a_log(body: str) -> None:
 def test_a_date_alone_proves_nothing() -> None:
     assert session_log_finding(entry("# Release notes 2026-05-06\n\nWe ship on Fridays.\n")) \
         is None
+
+
+def test_the_day_a_feature_shipped_dates_the_feature_not_a_session() -> None:
+    """A reference for a shipped feature, with the bugs fixed while it was built."""
+    body = ("## Exporter — Shipped in 2.1 (2026-04-07)\n\n**Key files:** `exporter.py`, "
+            "`web/export.html`\n\n**Bugs fixed during development:**\n"
+            "- Empty rows: fixed by reading the open batch too.\n"
+            "- Click offset: fixed with scaled coordinates.\n"
+            "- Seek: the route was broken without range headers; fixed.\n")
+    assert session_log_finding(entry(body)) is None
+    assert session_log_finding(entry(body.replace("Shipped in 2.1", "Session"))) is not None
