@@ -52,13 +52,19 @@ _STATUS_DONE = re.compile(
     r"\b(?:erledigt|abgeschlossen|completado|terminado|resuelto)\b")
 
 
+HEAD_LINES = 3
+_STATUS_LABEL = re.compile(r"^\W*(?:status|state|estado|stand|状态|状態)\W*[:：]", re.IGNORECASE)
+
+
 def marked_done(entry: Entry) -> Finding | None:
     """A plan or piece of work whose own head (name, description, first heading or first
     line) marks it finished. Rules and user notes are never work that finishes."""
     if entry.memory_type in ("feedback", "user") or entry.kind is EntryKind.INDEX_LINE:
         return None
     lines = [ln for ln in entry.body.splitlines() if ln.strip()]
-    head = [entry.name, entry.description, first_heading(entry.body), *lines[:1]]
+    # a labelled status near the top is the head's too: "**Date:** May 2", "**Status:** DONE"
+    head = [entry.name, entry.description, first_heading(entry.body), *lines[:1],
+            *(ln for ln in lines[1:HEAD_LINES] if _STATUS_LABEL.match(ln))]
     for part in head:
         if found := _STATUS_DONE.search(part):
             return Finding(
@@ -75,7 +81,7 @@ def _where_said(entry: Entry, part: str) -> str:
         return "name"
     if part == entry.description:
         return "description"
-    return "first heading" if part == first_heading(entry.body) else "first line"
+    return "first heading" if part == first_heading(entry.body) else "first lines"
 
 
 def _completed_work(entry: Entry) -> Finding | None:

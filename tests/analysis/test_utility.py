@@ -56,6 +56,9 @@ def test_superseded_records_are_never_low_utility() -> None:
     ("Listen bus unification (COMPLETED)", "## What changed\n- one code path\n", "COMPLETED"),
     ("x", "> **✅ 已解决(2026-07-07)**: the list is a pure query now.\n", "✅ 已解决"),
     ("x", "Status: shipped in PR #40.\n\nThe sync runs nightly.\n", "Status: shipped"),
+    # a dated note's labelled status, under its date line
+    ("Search index rebuild", "**Date:** May 2, 2026\n**Status:** ✅ COMPLETE — merged\n\n"
+     "## What was done\n- index rebuilt\n", "COMPLETE"),
 ])
 def test_work_its_own_head_marks_finished(name: str, body: str, says: str) -> None:
     done = Entry(file="x.md", kind=EntryKind.TOPIC, name=name, description="",
@@ -69,6 +72,8 @@ def test_work_its_own_head_marks_finished(name: str, body: str, says: str) -> No
 @pytest.mark.parametrize(("memory_type", "body"), [
     ("project", "## Loop recorder — shipped in 3.0\n\nWhat it does: records each bus.\n"),
     ("feedback", "# Ticket status\n\nMove a ticket to DONE only after review.\n"),
+    # a word of done further down, not labelled as the note's status, is no head
+    ("project", "The lock design, as decided.\n\nTwo refactors landed: COMPLETED in 84de970.\n"),
 ])
 def test_a_feature_that_shipped_or_a_rule_is_not_finished_work(memory_type: str,
                                                                 body: str) -> None:

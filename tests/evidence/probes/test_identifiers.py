@@ -151,7 +151,8 @@ STEPS = ("New page checklist:\n"
 @pytest.fixture
 def app(tmp_path: Path) -> GitRepo:
     repo = GitRepo(tmp_path / "app")
-    repo.write({"src/layout/Layout.jsx": LAYOUT, "src/layout/shell.js": "export const Shell = x => x;\n",
+    repo.write({"src/layout/Layout.jsx": LAYOUT,
+                "src/layout/shell.js": "export const Shell = x => x;\n",
                 "src/pages/Page.jsx": "export const Page = () => null;\n"})
     repo.commit("start")  # 2026-01-01, before the memory (2026-01-10)
     return repo
