@@ -12,7 +12,10 @@ from prune_memory.secrets.mask import mask_text
 # A line that reports a change records history; it is not a stale claim.
 CHANGE_WORDS = re.compile(
     r"\b(?:renamed|moved|deleted|removed|dropped|migrated|replaced|switched|swapped|became"
-    r"|abandoned|reverted|formerly|previously|no longer|used to|superseded|deprecated"
+    r"|abandoned|reverted|formerly|previously|no longer|superseded|deprecated"
+    # "`x` used to live in src/" tells a change; "(it is) used to filter rows" does not
+    r"|(?<![;,:(—]\s)(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)(?<!\bbe\s)"
+    r"(?<!\bbeen\s)(?<!\bget\s)(?<!\bgets\s)(?<!\bgot\s)(?<!^)used to"
     r"|retired|ripped out|gave up)\b"
     r"|删除|删掉|已删|删了|移除|去掉|改名|重命名|迁移|替换|废弃|退役|拆除|弃用|合并为|删"
     r"|\b(?:entfernt|gelöscht|umbenannt|ersetzt|verschoben|abgelöst|eingefroren"

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from prune_memory.analysis.text import match_case, parse_number, sentences
+import pytest
+
+from prune_memory.analysis.text import match_case, mentions_change, parse_number, sentences
 from prune_memory.evidence.probes.base import Correction, apply_corrections
 
 
@@ -24,3 +26,14 @@ def test_match_case_and_numbers() -> None:
         ["Vitest", "VITEST", "vitest"]
     assert (parse_number("1,200"), parse_number("twelve"), parse_number("many")) == \
         (1200, 12, None)
+
+
+@pytest.mark.parametrize(("sentence", "tells"), [
+    ("`cache.py` used to live in src/ before the split.", True),
+    ("The flag we used to pass is gone.", True),
+    ("Implemented in `parsers/interior.ts`; used to filter placements.", False),
+    ("The key is used to sign every upload.", False),
+    ("Used to filter the grid before collisions.", False),
+])
+def test_used_to_tells_a_change_only_as_a_past_habit(sentence: str, tells: bool) -> None:
+    assert mentions_change(sentence) is tells
