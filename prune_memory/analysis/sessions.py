@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from prune_memory.analysis.text import headings
 from prune_memory.matching.regexgate import GatedPattern
-from prune_memory.model import Entry, EntryKind, Finding, FindingCode
+from prune_memory.model import Entry, EntryKind, Finding, FindingCode, MemoryDir
+from prune_memory.store.index import is_pointer
 
 _RULE_MARKERS = re.compile(
     r"^\s*(?:[*_]{0,2})(?:why|how to apply|rule|规则|原因|怎么用|如何应用|warum|anwendung|"
@@ -143,3 +144,47 @@ def session_log_finding(entry: Entry) -> Finding | None:
     )
 
 
+
+
+_HEADING_MARK = re.compile(r"^(#{1,6})\s+(.*)$")
+
+
+def index_session_logs(memdir: MemoryDir) -> dict[str, tuple[Finding, ...]]:
+    """`ephemeral` findings (kind `session-log`) for the facts MEMORY.md keeps under a
+    heading about one dated session ("## Previous Session (2026-04-21, cycle 148)"): the
+    notes of that session, read in every later one. A fact that states a rule of its own
+    ("do not kill the user's browser") is left alone."""
+    if memdir.index is None:
+        return {}
+    under: dict[int, tuple[str, str, str]] = {}  # line → (heading, session word, day)
+    open_heads: list[tuple[int, tuple[str, str, str] | None]] = []
+    for line in memdir.index.lines:
+        if found := _HEADING_MARK.match(line.text):
+            level, title = len(found.group(1)), found.group(2).strip()
+            while open_heads and open_heads[-1][0] >= level:
+                open_heads.pop()
+            said, dated = _SESSION_WORDS.search(title), _DATED_TITLE.search(title)
+            open_heads.append((level, (title, said.group(0), dated.group(0))
+                               if said and dated else None))
+            continue
+        session = next((s for _level, s in reversed(open_heads) if s is not None), None)
+        if session is not None and not is_pointer(line):
+            under[line.number] = session
+    out: dict[str, tuple[Finding, ...]] = {}
+    for entry in memdir.entries:
+        if entry.kind is not EntryKind.INDEX_LINE or not entry.index_lines:
+            continue
+        heads = {under.get(n) for n in entry.index_lines}
+        if len(heads) != 1 or (session := heads.pop()) is None:
+            continue
+        if _RULE_MARKERS.search(entry.body) or _IMPERATIVE.search(entry.body):
+            continue
+        title, word, day = session
+        signals = [f"its section speaks of one session ({word!r} in {title!r})",
+                   f"a day named in that heading ({day!r})"]
+        out[entry.file] = (Finding(
+            FindingCode.EPHEMERAL,
+            "reads as a log of one session: " + "; ".join(signals) + "; no standing rule in it",
+            evidence={"kind": "session-log", "signals": signals, "rule": None,
+                      "section": title}),)
+    return out

@@ -24,7 +24,7 @@ from prune_memory.analysis.instructions import (
     read_instructions,
 )
 from prune_memory.analysis.policy import Policy, default_policy, load_policy
-from prune_memory.analysis.sessions import session_log_finding
+from prune_memory.analysis.sessions import index_session_logs, session_log_finding
 from prune_memory.analysis.utility import check_utility
 from prune_memory.analysis.valueclash import check_values
 from prune_memory.config import load_config
@@ -89,7 +89,9 @@ def _build_plan(root: Path, options: PassOptions, progress: Progress,
         memdir.entries, InstructionIndex(instructions)))
     progress("hygiene")
     policy, policy_errors = _policy(root)
-    hygiene = check_hygiene(memdir, policy=policy, require_source=options.require_source)
+    hygiene = merge_findings(
+        check_hygiene(memdir, policy=policy, require_source=options.require_source),
+        index_session_logs(memdir))
     clashes = merge_findings(check_values(memdir), check_said_gone(memdir),
                              check_said_wrong(memdir), hook_findings)
     memdir = replace(memdir, errors=(*memdir.errors, *policy_errors))

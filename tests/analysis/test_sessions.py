@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
 import pytest
 
@@ -64,3 +65,40 @@ def test_the_day_a_feature_shipped_dates_the_feature_not_a_session() -> None:
             "- Seek: the route was broken without range headers; fixed.\n")
     assert session_log_finding(entry(body)) is None
     assert session_log_finding(entry(body.replace("Shipped in 2.1", "Session"))) is not None
+
+
+def _index(tmp_path: Path, text: str) -> dict[str, tuple[object, ...]]:
+    from prune_memory.analysis.sessions import index_session_logs
+    from prune_memory.store.loader import load_memory_dir
+    root = tmp_path / "memory"
+    root.mkdir(parents=True)
+    (root / "MEMORY.md").write_text(text, encoding="utf-8")
+    return dict(index_session_logs(load_memory_dir(root)))
+
+
+SESSIONS = """# Project memory
+
+## Build
+- `make all` builds every target
+
+## Previous Session (2026-04-21, cycle 148)
+
+### Feature cycle — incremental builds (75% complete)
+- **Status**: green, 7 open issues
+- **Actions taken**:
+  - added the sources field to the task struct
+- Do not push to main while CI is red
+
+## Conventions
+- Tags are signed
+"""
+
+
+def test_facts_under_a_dated_session_heading_are_that_sessions_log(tmp_path: Path) -> None:
+    found = _index(tmp_path, SESSIONS)
+    assert sorted(found) == ["MEMORY.md#L10", "MEMORY.md#L9"]
+    (log,) = found["MEMORY.md#L10"]
+    assert log.evidence["kind"] == "session-log"  # type: ignore[attr-defined]
+    assert "Previous Session (2026-04-21, cycle 148)" in log.message  # type: ignore[attr-defined]
+    # the rule under it, the facts outside it, and an undated heading stay
+    assert _index(tmp_path / "b", SESSIONS.replace(" (2026-04-21, cycle 148)", "")) == {}
