@@ -43,6 +43,8 @@ def _central(entry: Entry, said: str, finding: Finding) -> bool:
     its name, description or first heading, or the words of a file's name are. A fact in
     the index is about what its label names (`**Start:**`, or its first words)."""
     if entry.kind is EntryKind.INDEX_LINE:
+        if finding.evidence.get("section"):
+            return True  # the file its section's heading names
         label = re.split(r":\*{0,2}\s|\s[—–-]\s", entry.body.split("\n", 1)[0], maxsplit=1)[0]
         return _plain(said) in _plain(label)
     about = _plain(subject(entry))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from prune_memory.analysis.sessions import stated_rule
 from prune_memory.analysis.text import (
     has_standalone,
     mentions_change,
@@ -36,12 +37,17 @@ from prune_memory.evidence.probes.pathfacts import (
     ignored,
     is_placeholder,
     present,
+    suffixes,
     untracked_only,
 )
 from prune_memory.evidence.probes.plans import plan_document, plan_word
-from prune_memory.model import JSON, Entry, FindingCode
+from prune_memory.model import JSON, Entry, EntryKind, FindingCode
 
 KIND = "path"
+# A file a heading names: `src/app.py`, browse.py, docs/ (a bare word is no file).
+_FILE_IN_HEADING = re.compile(r"`?(?:[\w.-]+/)+[\w.-]*`?|`?[\w-]+\.[A-Za-z][\w]{0,5}`?(?![\w/])")
+# One word of command in a fact ("Do NOT use `taskkill`") makes it a rule of its own.
+_IMPERATIVE_WORD = re.compile(r"\b(?:always|never|must|do not|don't|avoid)\b", re.IGNORECASE)
 
 
 class PathProbe:
@@ -54,7 +60,56 @@ class PathProbe:
         result = EMPTY
         for mention in mentions:
             result = result + _check_one(entry, mention, ctx)
+        if entry.kind is EntryKind.INDEX_LINE and ctx.facts.available:
+            result = result + _section_subject(entry, ctx, {m.path for m in mentions})
         return result
+
+
+def _section_subject(entry: Entry, ctx: ProbeContext, own: set[str]) -> ProbeResult:
+    """A fact under a heading that names a file ("## browse.py Commands") is about that
+    file: when git shows it deleted, so is what the fact describes (unless the fact states
+    a rule of its own, which may outlive the file)."""
+    heading = _heading_of(entry, ctx)
+    if not heading or stated_rule(entry.body) or _IMPERATIVE_WORD.search(entry.body):
+        return EMPTY
+    out = EMPTY
+    for path in dict.fromkeys(m.strip("`").rstrip("/.") for m in _FILE_IN_HEADING.findall(heading)):
+        if path in own or present(path, ctx) or ignored(path, ctx):
+            continue
+        found = fate(path, ctx) or _deleted_wherever(path, ctx)
+        if not isinstance(found, DeletionFact) or untracked_only(found, ctx):
+            continue  # a rename leaves the subject alive under another name
+        story = f"deleted in {found.commit} on {found.date.date()}"
+        evidence = said(path, "deleted", section=heading,
+                        **commit_fields(ctx, found.sha or found.commit))
+        message = (f"its section ({heading!r}) is about `{path}`, which was {story}"
+                   f"{subject_note(ctx, found.commit)}")
+        out = out + ProbeResult((), (flag(FindingCode.PATH_DRIFT, message, evidence),))
+    return out
+
+
+def _deleted_wherever(name: str, ctx: ProbeContext) -> DeletionFact | None:
+    """The latest deletion of a name no file holds now, when every path that ever ended
+    so was deleted (two copies of `browse.py`, both gone)."""
+    history = suffixes(ctx, "history", lambda: [*ctx.facts.renames, *ctx.facts.deletions])
+    found = [ctx.facts.deletions.get(full) or _end_of(ctx.facts.renames.get(full))
+             for full in history.get(name, ())]
+    if not found or any(f is None for f in found):
+        return None
+    return max((f for f in found if f is not None), key=lambda f: f.date)
+
+
+def _end_of(moved: RenameFact | None) -> DeletionFact | None:
+    """The deletion a chain of renames ended in, if it did."""
+    return moved.deleted if moved is not None and moved.current is None else None
+
+
+def _heading_of(entry: Entry, ctx: ProbeContext) -> str | None:
+    index = ctx.memdir.index
+    if index is None or not entry.index_lines:
+        return None
+    sections = ctx.memo("path.sections", lambda: {ln.number: ln.section for ln in index.lines})
+    return sections.get(entry.index_lines[0])
 
 
 def _check_one(entry: Entry, mention: PathMention, ctx: ProbeContext) -> ProbeResult:

@@ -208,3 +208,26 @@ def test_a_bare_name_under_a_heading_the_repo_never_had_it_in_stays_bare(
     report = run(repo, entry("docs.md", "## `docs/`\n- `guide.md` — the user guide\n"))
     assert report.findings["docs.md"] == ()
     assert report.checked("docs.md") == "checked 1 claim: 1 confirmed"
+
+
+def test_facts_under_a_heading_naming_a_deleted_file_share_its_fate(repo: GitRepo,
+                                                                    tmp_path: Path) -> None:
+    """"## seed.py commands" then one command per line: the lines are about seed.py."""
+    from prune_memory.store.loader import load_memory_dir
+    repo.rm("scripts/seed.py").commit("seeding moved into the app")
+    root = tmp_path / "memory"
+    root.mkdir()
+    (root / "MEMORY.md").write_text(
+        "# Memory\n\n## seed.py commands\n- `reset` — empties the tables\n"
+        "- Never run it against production\n\n## auth.py\n- `sign` — signs a value\n",
+        encoding="utf-8")
+    report = probe_staleness(load_memory_dir(root), repo.root, NOW, Config(),
+                             probes=[PathProbe()])
+    (found,) = report.findings["MEMORY.md#L4"]
+    assert found.code is FindingCode.PATH_DRIFT
+    assert found.evidence["section"] == "seed.py commands"
+    assert found.evidence["central"] is True
+    assert "its section ('seed.py commands') is about `seed.py`, which was deleted" in \
+        found.message
+    assert report.findings["MEMORY.md#L5"] == ()  # a rule of its own may outlive the file
+    assert report.findings["MEMORY.md#L8"] == ()  # auth.py is still there
