@@ -5,7 +5,8 @@ A plan that names what it will add ("add a `UsbLinkManager` class", "create
 arriving after the memory was last written. The memory still says "planned" while the code
 says "done": a person updates it to what exists, or withdraws it. Only arrival in history
 counts, never absence; a thing added within a day of the memory may be the very work the
-memory was written during, so it proves nothing. Rules and preferences (`feedback`, `user`)
+memory was written during, so it proves nothing. A to-do line ("TODO: Core Erlang target")
+is built when a later commit's subject says most of its telling words. Rules and preferences (`feedback`, `user`)
 talk about planning; they are not plans.
 """
 
@@ -78,3 +79,48 @@ def _tracked_by_stem(ctx: ProbeContext) -> Mapping[str, tuple[str, ...]]:
         stem = path.rsplit("/", 1)[-1].split(".", 1)[0].lower()
         table.setdefault(stem, []).append(path)
     return {stem: tuple(paths) for stem, paths in table.items()}
+
+
+# A to-do line: "TODO: LSP diagnostics, multi-file support", "- [ ] VS Code extension".
+_TODO_LINE = re.compile(r"^\W*(?:todo|next|planned|\[ \])\s*[:：-]?\s*(.+)$",
+                        re.IGNORECASE | re.MULTILINE)
+_ITEM_SPLIT = re.compile(r"[,;]\s+|\s+\+\s+")
+_ASIDE = re.compile(r"\([^()]*\)|`[^`]*/[^`]*`")
+_TELLING = re.compile(r"[^\W_\d]{3,}")
+# Words a commit and a to-do share without saying the same thing.
+_SAID_BY_ALL = frozenset({
+    "add", "added", "adds", "the", "and", "for", "with", "from", "into", "support", "new",
+    "fix", "fixes", "fixed", "update", "updated", "use", "make", "more", "all", "some", "via",
+    "task", "tasks", "todo", "next", "initial", "basic", "first", "feat", "chore", "docs",
+    "test", "tests", "refactor", "wip", "merge", "branch", "pull", "request", "see", "plan"})
+ITEM_WORDS_AT = 2  # telling words an item needs before a commit can say it
+ITEM_SHARE_AT = 0.6  # the share of them the commit's subject must say
+
+
+def done_since(entry: Entry, ctx: ProbeContext) -> list[JSON]:
+    """To-do items a commit a day or more after the memory was written says it did:
+    "TODO: Core Erlang target" against "Core Erlang compilation target MVP"."""
+    if entry.memory_type in NOT_PLANS or not ctx.facts.history:
+        return []
+    items = [(item.strip(), words) for line in _TODO_LINE.findall(entry.body)
+             for item in _ITEM_SPLIT.split(_ASIDE.sub(" ", line))
+             if len(words := _telling(item)) >= ITEM_WORDS_AT]
+    if not items:
+        return []
+    after = entry.written_at[0] + LATER_SESSION
+    commits = ctx.memo("plan.subjects", lambda: [(c.info, _telling(c.info.subject))
+                                                 for c in ctx.facts.history])
+    found: list[JSON] = []
+    for item, words in items:
+        need = max(ITEM_WORDS_AT, -(-len(words) * ITEM_SHARE_AT // 1))
+        hit = next((info for info, said in commits
+                    if info.date > after and len(words & said) >= need), None)
+        if hit is not None:
+            found.append({"named": item, "path": None, "commit": hit.sha, "short": hit.short,
+                          "date": hit.day, "subject": hit.subject})
+    return found
+
+
+def _telling(text: str) -> frozenset[str]:
+    return frozenset(w.lower().removesuffix("s") for w in _TELLING.findall(text)
+                     if w.lower() not in _SAID_BY_ALL)

@@ -24,7 +24,7 @@ from prune_memory.evidence.probes.pathfacts import (
     present,
     untracked_only,
 )
-from prune_memory.evidence.probes.planbuilt import built_since
+from prune_memory.evidence.probes.planbuilt import built_since, done_since
 from prune_memory.model import JSON, Entry, FindingCode
 
 KIND = "plan"
@@ -91,7 +91,7 @@ class PlanProbe:
                 done.append((mention.raw, found))
         if done:
             return _carried_out(entry, word, done, ctx)
-        built = built_since(entry, ctx)
+        built = built_since(entry, ctx) or done_since(entry, ctx)
         return _built(entry, word, built) if built else EMPTY
 
 
@@ -117,14 +117,17 @@ def _carried_out(entry: Entry, word: str, done: list[tuple[str, RenameFact | Del
 def _built(entry: Entry, word: str, built: list[JSON]) -> ProbeResult:
     when = entry.written_at[0].date().isoformat()
     told = "; ".join(
-        (f"`{b['named']}` is `{b['path']}`," if b["named"].strip("`") != b["path"]
-         else f"`{b['path']}`") + f" added in {b['short']} on {b['date']}" for b in built[:3])
+        (f"{b['named']!r} done in {b['short']} on {b['date']} (\"{b['subject']}\")"
+         if b["path"] is None else
+         (f"`{b['named']}` is `{b['path']}`," if b["named"].strip("`") != b["path"]
+          else f"`{b['path']}`") + f" added in {b['short']} on {b['date']}") for b in built[:3])
     more = f"; and {len(built) - 3} more" if len(built) > 3 else ""
     message = (f"a plan (its title says {word!r}) that git shows built since it was last "
                f"written ({when}): {told}{more}")
     evidence: JSON = {"kind": "plan-built", "plan_word": word, "written": when,
                       "built": built, "commit": built[0]["commit"], "date": built[0]["date"]}
-    claims = tuple(Claim(KIND, b["path"], Verdict.CONTRADICTED, "planned, added since")
+    claims = tuple(Claim(KIND, b["path"] or b["named"], Verdict.CONTRADICTED,
+                         "planned, added since" if b["path"] else "to do, done since")
                    for b in built)
     return ProbeResult(claims, (flag(FindingCode.LOW_UTILITY, message, evidence),))
 

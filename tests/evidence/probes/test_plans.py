@@ -42,3 +42,22 @@ def test_a_file_the_head_names_does_not_make_the_memory_a_plan() -> None:
                    "the merge (adds `testing-plan.md` and docs/plans/)")
     assert plan_word(listed) is None
     assert plan_word(entry("rollout_plan.md", "- step one\n")) == "plan"
+
+
+def test_a_to_do_a_later_commit_says_it_did_is_built(tmp_path: Path) -> None:
+    """"TODO: Core Erlang target" while a commit since says "Core Erlang compilation target";
+    a to-do no commit speaks of, or one done before the memory, stays."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write({"src/a.erl": "a.\n"}).commit("Add the export target for rebar",
+                                            date="2026-01-05T12:00:00+00:00")
+    repo.write({"src/b.erl": "b.\n"}).commit("Core Erlang compilation target (MVP)",
+                                            date="2026-02-01T12:00:00+00:00")
+    todo = entry("project_next.md", "- TODO: Core Erlang target\n- TODO: replace the ETS "
+                 "tables with a registry\n- TODO: export target for rebar\n",
+                 description="compiler todo list", written="2026-01-10T00:00:00+00:00")
+    report = probe_staleness(memdir(todo), repo.root, NOW, Config(), probes=[PlanProbe()])
+    (built,) = report.findings["project_next.md"]
+    assert built.evidence["kind"] == "plan-built"
+    assert [b["named"] for b in built.evidence["built"]] == ["Core Erlang target"]
+    assert "'Core Erlang target' done in" in built.message
+    assert '("Core Erlang compilation target (MVP)")' in built.message
