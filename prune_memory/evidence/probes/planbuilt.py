@@ -6,8 +6,8 @@ arriving after the memory was last written. The memory still says "planned" whil
 says "done": a person updates it to what exists, or withdraws it. Only arrival in history
 counts, never absence; a thing added within a day of the memory may be the very work the
 memory was written during, so it proves nothing. A to-do line ("TODO: Core Erlang target")
-is built when a later commit's subject says most of its telling words. Rules and preferences (`feedback`, `user`)
-talk about planning; they are not plans.
+is built when a later commit's subject says most of its telling words. Rules and
+preferences (`feedback`, `user`) talk about planning; they are not plans.
 """
 
 from __future__ import annotations
