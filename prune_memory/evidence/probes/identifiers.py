@@ -22,8 +22,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 
 from prune_memory.analysis.text import CHANGE_WORDS, says_absent
@@ -129,6 +130,8 @@ class CodeNames:
     present: frozenset[str]
     removed: Mapping[str, Removal]
     complete: bool = True
+    # (entry, name) → how a name still in the code left the file that entry puts it in
+    left: Mapping[tuple[str, str], Removal] = field(default_factory=dict)
 
 
 class IdentifierProbe:
@@ -149,7 +152,7 @@ class IdentifierProbe:
         written = entry.written_at[0]
         for name in mine:
             if name in known.present or not known.complete:
-                left = _left_its_file(entry, name, ctx, names) if known.complete else None
+                left = known.left.get((entry.file, name))
                 if left is None:
                     claims.append(Claim(KIND, name, Verdict.CONFIRMED, "in the code now"))
                     continue
@@ -204,13 +207,6 @@ def _flagged(entry: Entry, gone: Removal, ctx: ProbeContext) -> ProbeResult:
     return ProbeResult((), (flag(FindingCode.NAME_DRIFT, message, evidence, *fix),))
 
 
-def _left_its_file(entry: Entry, name: str, ctx: ProbeContext,
-                   names: Mapping[str, Sequence[str]]) -> Removal | None:
-    """How `name`, still in the code, left the one file the memory puts it in."""
-    table = ctx.memo("identifiers.left", lambda: _departures(ctx, names))
-    return table.get((entry.file, name))
-
-
 def _homes(entry: Entry, ctx: ProbeContext, names: Sequence[str]) -> dict[str, str]:
     """Name → the tracked source file the memory puts it in: the one such file named on
     the name's own line, else the memory's only source file."""
@@ -230,35 +226,35 @@ def _homes(entry: Entry, ctx: ProbeContext, names: Sequence[str]) -> dict[str, s
     return out
 
 
-def _departures(ctx: ProbeContext,
-                names: Mapping[str, Sequence[str]]) -> dict[tuple[str, str], Removal]:
-    """(entry, name) → the commit that took a name, or its definition, out of the file the
-    memory puts it in, after the memory was written, while the name lives on elsewhere.
-    Two git processes for the whole pass: the log of those files, where the names are now."""
+def _departure_candidates(ctx: ProbeContext, names: Mapping[str, Sequence[str]],
+                          present: frozenset[str]
+                          ) -> tuple[dict[tuple[str, str], str], dict[str, bytes | None]]:
+    """(entry, name) → the file the memory puts a name in that is still in the code but
+    no longer in that file, or brought into it from elsewhere now; and the files' text."""
     root = ctx.facts.root
     assert root is not None
-    exclude = _memory_inside(root, ctx.memdir.root)
     by_file = {e.file: e for e in ctx.memdir.entries}
     texts: dict[str, bytes | None] = {}
     wanted: dict[tuple[str, str], str] = {}
     for file, found in names.items():
-        for name, home in _homes(by_file[file], ctx, found).items():
+        for name, home in _homes(by_file[file], ctx, [n for n in found if n in present]).items():
             if home not in texts:
                 texts[home] = _read_source(root / home)
             data = texts[home]
-            if data is not None and not _declares(data, name):
-                wanted[(file, name)] = home  # gone from it, or only used there now
-    if not wanted:
-        return {}
-    base, changed = _changed_since(ctx, min(by_file[f].written_at[0] for f, _n in wanted),
-                                   exclude)
-    homes = sorted(set(wanted.values()) & set(changed))
-    if base is None or not homes:
-        return {}
-    every = sorted({n for _f, n in wanted})
+            if data is not None and (not _holds(data, name) or _imports(data, name)):
+                wanted[(file, name)] = home
+    return wanted, texts
+
+
+def _departures(log: str, wanted: Mapping[tuple[str, str], str],
+                texts: Mapping[str, bytes | None], ctx: ProbeContext
+                ) -> dict[tuple[str, str], Removal]:
+    """Of the candidates, those the log shows taken out of their file (the name, or its
+    definition where the file still uses it) after the memory was written."""
+    by_file = {e.file: e for e in ctx.memdir.entries}
+    every = frozenset(n for _f, n in wanted)
     history: dict[tuple[bool, str, str], list[tuple[bool, Removal]]] = {}
-    for defined, put, change in _line_changes(word_changes(root, every, base, homes),
-                                              frozenset(every)):
+    for defined, put, change in _line_changes(log, every):
         history.setdefault((defined, change.name, change.path), []).append((put, change))
     left: dict[tuple[str, str], Removal] = {}
     for (file, name), home in wanted.items():
@@ -268,12 +264,18 @@ def _departures(ctx: ProbeContext,
         # the first change after the memory took it out: the file held it then
         if since and not since[-1][0]:
             left[(file, name)] = next(c for put, c in since if not put)
-    holders = _holders(root, sorted({n for _f, n in left}), exclude) or {}
+    return left
+
+
+def _placed(left: Mapping[tuple[str, str], Removal], holders: Mapping[str, list[str]],
+            texts: Mapping[str, bytes | None], root: Path) -> dict[tuple[str, str], Removal]:
+    """Each departure with the files that hold the name now; one whose definition left a
+    file that still uses it counts only when another file defines it."""
     out: dict[tuple[str, str], Removal] = {}
     for key, gone in left.items():
         now = tuple(p for p in holders.get(gone.name, ()) if p != gone.path)
         definition = _holds(texts[gone.path] or b"", gone.name)
-        if definition:  # the file still uses it: where is it defined now?
+        if definition:
             now = tuple(p for p in now if _declares(_read_source(root / p) or b"", gone.name))
             if not now:
                 continue
@@ -281,6 +283,7 @@ def _departures(ctx: ProbeContext,
     return out
 
 
+@lru_cache(maxsize=4096)
 def _declaration(name: str) -> re.Pattern[bytes]:
     word = re.escape(name.encode())
     return re.compile(rb"(?:\b(?:const|let|var|def|class|function|fn|func|type|interface|enum|"
@@ -288,30 +291,40 @@ def _declaration(name: str) -> re.Pattern[bytes]:
                       + word + rb"\s*(?::[^=\n]*)?=(?!=))", re.MULTILINE)
 
 
+@lru_cache(maxsize=4096)
+def _import_of(name: str) -> re.Pattern[bytes]:
+    """A line that brings `name` in from another module: `import { NAME } from`, `from x
+    import NAME`, `const { NAME } = require(…)`, `use x::NAME`."""
+    word = rb"(?<![A-Za-z0-9_])" + re.escape(name.encode()) + rb"(?![A-Za-z0-9_])"
+    return re.compile(rb"^[ \t]*(?:import\b|from\s+\S+\s+import\b|export\s*\{|use\s|"
+                      rb"(?:const|let|var)\s*\{[^}\n]*\}\s*=\s*require\b)[^\n]*" + word,
+                      re.MULTILINE)
+
+
+def _imports(data: bytes, name: str) -> bool:
+    return _import_of(name).search(data) is not None
+
+
 def _declares(data: bytes, name: str) -> bool:
     return _declaration(name).search(data) is not None
+
+
+def _declared_in(lines: list[str], name: str) -> bool:
+    return any(name in line and _declares(line.encode(), name) for line in lines)
 
 
 def _line_changes(log: str,
                   wanted: frozenset[str]) -> Iterator[tuple[bool, bool, Removal]]:
     """(of its definition?, put in?, the change) each time a commit took a wanted name, or
-    its definition, out of a file or put it in; newest first for each of the two."""
-    for name, path, date, removal in _change_log(log, wanted):
-        yield False, removal is None, removal or Removal(name, "", date, path, None)
-    for block in log.split(COMMIT_MARK)[1:]:
-        head, _, patch = block.partition("\n")
-        short, _, stamp = head.partition(FIELD_MARK)
-        try:
-            date = datetime.fromisoformat(stamp.strip())
-        except ValueError:
-            continue
-        for path, removed, added in _files(patch):
-            touched = {w for line in removed + added for w in _WORD.findall(line)}
-            for name in sorted(wanted & touched):
-                before = any(_declares(line.encode(), name) for line in removed)
-                after = any(_declares(line.encode(), name) for line in added)
-                if before != after:
-                    yield True, after, Removal(name, short, date, path, None)
+    its definition, out of a file or put it in; newest first."""
+    for short, date, path, removed, added in _patches(log):
+        for name, _path, _date, removal in _name_changes(short, date, path, removed, added,
+                                                         wanted):
+            yield False, removal is None, removal or Removal(name, "", date, path, None)
+        for name in sorted(wanted & (_words(removed) | _words(added))):
+            before, after = _declared_in(removed, name), _declared_in(added, name)
+            if before != after:
+                yield True, after, Removal(name, short, date, path, None)
 
 
 def _read_source(path: Path) -> bytes | None:
@@ -355,6 +368,9 @@ def _told_gone(entry: Entry, name: str) -> bool:
 
 
 def _read_code_names(ctx: ProbeContext, names: Mapping[str, Sequence[str]]) -> CodeNames:
+    """One `git grep` of the tree as it was, one `git log -G` of the files concerned and one
+    `git grep -l` of the tree now, for every name gone from the code and every name gone
+    from the file its memory puts it in."""
     root = ctx.facts.root
     assert root is not None
     exclude = _memory_inside(root, ctx.memdir.root)
@@ -362,23 +378,34 @@ def _read_code_names(ctx: ProbeContext, names: Mapping[str, Sequence[str]]) -> C
     held, complete = _source_words(root, ctx.facts.tracked, exclude)
     present = frozenset(n for n in every if n.encode() in held)
     absent = [n for n in every if n not in present]
-    if not absent or not complete:
+    if not complete:
         return CodeNames(present, {}, complete)
+    wanted, texts = _departure_candidates(ctx, names, present)
     by_file = {e.file: e for e in ctx.memdir.entries}
-    oldest = min(by_file[file].written_at[0] for file, found in names.items()
-                 if any(n not in present for n in found))
-    base, changed = _changed_since(ctx, oldest, exclude)
+    dates = [by_file[file].written_at[0] for file, found in names.items()
+             if any(n not in present for n in found)]
+    dates += [by_file[file].written_at[0] for file, _name in wanted]
+    if not dates:
+        return CodeNames(present, {})
+    base, changed = _changed_since(ctx, min(dates), exclude)
     if base is None or not changed:
         return CodeNames(present, {})
     where = words_at(root, absent, base, changed if len(changed) <= MAX_PATHS else [],
-                     exclude=exclude)
-    if not where:
+                     exclude=exclude) if absent else {}
+    homes = set(wanted.values()) & set(changed)
+    wanted = {key: home for key, home in wanted.items() if home in homes}
+    files = sorted({p for paths in where.values() for p in paths} | homes)
+    if not files:
         return CodeNames(present, {})
-    files = sorted({p for paths in where.values() for p in paths})
-    log = word_changes(root, sorted(where), base, files if len(files) <= MAX_PATHS else ["."])
+    log = word_changes(root, sorted(set(where) | {n for _f, n in wanted}), base,
+                       files if len(files) <= MAX_PATHS else ["."])
     removed = _removals(log, frozenset(where))
-    still = _anywhere(root, sorted(removed), exclude)
-    return CodeNames(present | still, {n: r for n, r in removed.items() if n not in still})
+    left = _departures(log, wanted, texts, ctx)
+    holders = _holders(root, sorted(set(removed) | {n for _f, n in left}), exclude)
+    still = frozenset(removed) if holders is None else frozenset(n for n in removed
+                                                                  if n in holders)
+    return CodeNames(present | still, {n: r for n, r in removed.items() if n not in still},
+                     left=_placed(left, holders or {}, texts, root))
 
 
 def _source_words(root: Path, tracked: frozenset[str],
@@ -402,13 +429,6 @@ def _source_words(root: Path, tracked: frozenset[str],
             return frozenset(words), False
         words.update(_TOKEN.findall(data))
     return frozenset(words), True
-
-
-def _anywhere(root: Path, names: list[str], exclude: Sequence[str]) -> frozenset[str]:
-    """Which of the removed `names` some tracked file other than documentation still holds
-    (a constant that moved into a JSON file is not gone)."""
-    holders = _holders(root, names, exclude)
-    return frozenset(names) if holders is None else frozenset(holders)
 
 
 def _holders(root: Path, names: list[str],
@@ -485,6 +505,26 @@ def _change_log(log: str, wanted: frozenset[str]
                 ) -> Iterator[tuple[str, str, datetime, Removal | None]]:
     """(name, path, date, its removal) for each commit that took a wanted name out of a file
     or (removal None) put it in, in the log's order (newest first)."""
+    for short, date, path, removed, added in _patches(log):
+        yield from _name_changes(short, date, path, removed, added, wanted)
+
+
+def _name_changes(short: str, date: datetime, path: str, removed: list[str], added: list[str],
+                  wanted: frozenset[str]) -> Iterator[tuple[str, str, datetime, Removal | None]]:
+    was = _words(removed)
+    still = _words(added)
+    for name in sorted((was & wanted) - still):
+        yield name, path, date, Removal(name, short, date, path, _successor(name, removed, added))
+    for name in sorted((still & wanted) - was):
+        yield name, path, date, None
+
+
+def _words(lines: list[str]) -> set[str]:
+    return set(_WORD.findall("\n".join(lines)))  # one scan, not one per line
+
+
+def _patches(log: str) -> Iterator[tuple[str, datetime, str, list[str], list[str]]]:
+    """(short sha, date, path, removed lines, added lines) of `git log -p` output."""
     for block in log.split(COMMIT_MARK)[1:]:
         head, _, patch = block.partition("\n")
         short, _, stamp = head.partition(FIELD_MARK)
@@ -493,14 +533,7 @@ def _change_log(log: str, wanted: frozenset[str]
         except ValueError:
             continue
         for path, removed, added in _files(patch):
-            gone_here = {w for line in removed for w in _WORD.findall(line)} & wanted
-            still = {w for line in added for w in _WORD.findall(line)}
-            for name in sorted(gone_here - still):
-                yield name, path, date, Removal(name, short, date, path,
-                                                _successor(name, removed, added))
-            put_here = (still & wanted) - {w for line in removed for w in _WORD.findall(line)}
-            for name in sorted(put_here):
-                yield name, path, date, None
+            yield short, date, path, removed, added
 
 
 def _files(patch: str) -> list[tuple[str, list[str], list[str]]]:
@@ -526,14 +559,18 @@ def _successor(name: str, removed: list[str], added: list[str]) -> str | None:
     """The one name that stands where `name` stood: an added line equal to a removed line
     holding `name` but for that one word. None unless every such pairing agrees."""
     votes: Counter[str] = Counter()
+    by_length: dict[int, list[list[str]]] = {}
     for line in removed:
-        if name not in _WORD.findall(line):
+        if name not in line:
             continue
         before = _WORD.findall(line)
-        for other in added:
-            after = _WORD.findall(other)
-            if len(after) != len(before):
-                continue
+        if name not in before:
+            continue
+        if not by_length:  # the added lines' words, split once for every removed line
+            for other in added:
+                words = _WORD.findall(other)
+                by_length.setdefault(len(words), []).append(words)
+        for after in by_length.get(len(before), ()):
             swaps = {(a, b) for a, b in zip(before, after, strict=True) if a != b}
             if len(swaps) == 1 and next(iter(swaps))[0] == name:
                 votes[next(iter(swaps))[1]] += 1
