@@ -336,9 +336,13 @@ def _read_source(path: Path) -> bytes | None:
     return data if len(data) <= MAX_FILE_BYTES else None
 
 
+@lru_cache(maxsize=4096)
+def _whole_word(name: str) -> re.Pattern[bytes]:
+    return re.compile(rb"(?<![A-Za-z0-9_])" + re.escape(name.encode()) + rb"(?![A-Za-z0-9_])")
+
+
 def _holds(data: bytes, name: str) -> bool:
-    return re.search(rb"(?<![A-Za-z0-9_])" + re.escape(name.encode()) + rb"(?![A-Za-z0-9_])",
-                     data) is not None
+    return name.encode() in data and _whole_word(name).search(data) is not None
 
 
 def _names_by_entry(ctx: ProbeContext) -> dict[str, tuple[str, ...]]:
