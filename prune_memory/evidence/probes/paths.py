@@ -125,6 +125,9 @@ def _check_one(entry: Entry, mention: PathMention, ctx: ProbeContext) -> ProbeRe
     if where is not None:
         if where.startswith("tracked ") and _said_ignored(entry, mention):
             return _tracked_not_ignored(mention, where)
+        if (moved := _moved_under(path, where, ctx)) is not None and not _told_as_history(
+                entry, sentence_with(entry, mention.raw).replace(mention.raw, ""), moved):
+            return _drift(mention, moved, ctx)
         return _claim(mention, Verdict.CONFIRMED, where)
     if ignored(path, ctx):
         return _claim(mention, Verdict.UNVERIFIABLE, "gitignored: it lives on a disk, not in git")
@@ -147,6 +150,15 @@ def _check_one(entry: Entry, mention: PathMention, ctx: ProbeContext) -> ProbeRe
     if (planned(sentence) and not plan_document(path)) or says_absent(sentence):
         return _claim(mention, Verdict.UNVERIFIABLE, "named in a plan or as absent, not as there")
     return _drift(mention, found, ctx, lone=lone)
+
+
+def _moved_under(path: str, where: str, ctx: ProbeContext) -> RenameFact | None:
+    """`api/main.py` tracked now only as the tail of `src/app/api/main.py` because git moved
+    that very path there: the file the memory names, under its new path, not a short name."""
+    moved = ctx.facts.renames.get(path)
+    if moved is None or moved.current is None or "/" not in path:
+        return None
+    return moved if where == f"tracked as `{moved.current}`" else None
 
 
 def _drift(mention: PathMention, found: RenameFact | DeletionFact,

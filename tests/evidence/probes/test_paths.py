@@ -231,3 +231,16 @@ def test_facts_under_a_heading_naming_a_deleted_file_share_its_fate(repo: GitRep
         found.message
     assert report.findings["MEMORY.md#L5"] == ()  # a rule of its own may outlive the file
     assert report.findings["MEMORY.md#L8"] == ()  # auth.py is still there
+
+
+def test_a_path_git_moved_under_a_package_is_a_rename_not_a_short_name(repo: GitRepo) -> None:
+    """`web/server.py` is now the tail of `src/shop/web/server.py` because git moved that very
+    path there; a short name that never was a path of its own still confirms."""
+    repo.write({"web/server.py": "run()\n" * 20}).commit("the app")
+    repo.mv("web/server.py", "src/shop/web/server.py").commit("src layout")
+    body = "The entry point is `web/server.py`; see `shop/web/server.py`.\n"
+    report = run(repo, entry("a.md", body, written="2026-01-02T00:00:00+00:00"))
+    (moved,) = report.findings["a.md"]
+    assert moved.evidence["current_path"] == "src/shop/web/server.py"
+    assert report.proposed_text["a.md"] == ("The entry point is `src/shop/web/server.py`; see "
+                                             "`shop/web/server.py`.\n")
