@@ -13,8 +13,8 @@ The cost does not grow with the number of memories: the work tree's source files
 once for the names they hold; only for names they lack, one `git grep` of the tree as it
 was when the oldest memory naming them was written (in just the files changed since), one
 `git log -G` of those files since then, and one `git grep -l` of the whole tree, so that a
-name that moved into a data file is not called gone. Names still in the code cost one `git
-log -G` of the files the memories put them in, and one `git grep -l` for where they are now.
+name that moved into a data file is not called gone. Names that left their file ride on
+the same log (their files added to it) and the same `git grep -l` (where they are now).
 """
 
 from __future__ import annotations
