@@ -20,7 +20,7 @@ from prune_memory.matching.regexgate import LazyPattern, may_match, required_lit
 from prune_memory.secrets.base import VENDOR_FORMAT, Screen, SecretSpan
 
 _EDGE = " \t\"'=:"  # delimiters some plugin patterns include around the value
-_TOKEN_CHAR = re.compile(r"[A-Za-z0-9_-]")
+_TOKEN_RUN = re.compile(r"[A-Za-z0-9_-]*")  # the rest of a token, from where a match ends
 
 
 class VendorPlugin(NamedTuple):
@@ -81,9 +81,13 @@ class VendorDetector:
             if not _fires(row, text):
                 continue  # the usual case: that plugin, and detect-secrets, never imported
             for regex in plugin_patterns(row):
+                covered = 0
                 for match in regex.finditer(text):
+                    if match.start() < covered:
+                        continue  # the rest of a token already given whole
                     start, end = _secret_part(match)
                     if end > start:
+                        covered = end
                         yield SecretSpan(row.label, start, end, VENDOR_FORMAT)
 
 
@@ -136,6 +140,7 @@ def _secret_part(match: re.Match[str]) -> tuple[int, int]:
         start += 1
     while end > start and text[end - 1] in _EDGE:
         end -= 1
-    while end < len(text) and end > start and _TOKEN_CHAR.match(text, end):
-        end += 1  # a pattern of a fixed length (Discord's 27) matched a longer token's head
+    # a pattern of a fixed length (Discord's 27) matched a longer token's head
+    if end > start and (rest := _TOKEN_RUN.match(text, end)) is not None:
+        end = rest.end()
     return start, end

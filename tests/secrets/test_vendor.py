@@ -35,3 +35,12 @@ def test_clean_text_never_imports_detect_secrets() -> None:
             "print('detect_secrets' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_long_token_is_one_span_not_one_per_match_inside_it() -> None:
+    """A fixed-length pattern matches a long token's head many times over; the token is
+    given once, whole (each match used to walk to the token's end on its own: n²)."""
+    token = "ghp_" + "a" * 36
+    text = f"token: {token * 50} end"
+    spans = [s for s in VendorDetector().spans(text) if s.label == "github-token"]
+    assert [(s.start, s.end) for s in spans] == [(7, 7 + len(token) * 50)]
