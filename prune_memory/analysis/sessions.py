@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from prune_memory.analysis.text import headings
+from prune_memory.analysis.text import HEADING, headings
 from prune_memory.matching.regexgate import GatedPattern
 from prune_memory.model import Entry, EntryKind, Finding, FindingCode, MemoryDir
 from prune_memory.store.index import is_pointer
@@ -90,6 +90,12 @@ def stated_rule(text: str) -> str | None:
     return None
 
 
+def fact_rule(text: str) -> bool:
+    """A fact of one index line states a rule of its own: a rule marker, or one word of
+    command ("Do NOT use `taskkill`"): one is enough in a line that short."""
+    return bool(_RULE_MARKERS.search(text) or _IMPERATIVE.search(text))
+
+
 def session_signals(entry: Entry, *, rule_from: int = 0) -> SessionSignals:
     """The signals of a one-session log in the entry's name, head and body; the standing
     rule is looked for when there are at least `rule_from` signals (else it is None)."""
@@ -146,9 +152,6 @@ def session_log_finding(entry: Entry) -> Finding | None:
 
 
 
-_HEADING_MARK = re.compile(r"^(#{1,6})\s+(.*)$")
-
-
 def index_session_logs(memdir: MemoryDir) -> dict[str, tuple[Finding, ...]]:
     """`ephemeral` findings (kind `session-log`) for the facts MEMORY.md keeps under a
     heading about one dated session ("## Previous Session (2026-04-21, cycle 148)"): the
@@ -159,8 +162,8 @@ def index_session_logs(memdir: MemoryDir) -> dict[str, tuple[Finding, ...]]:
     under: dict[int, tuple[str, str, str]] = {}  # line → (heading, session word, day)
     open_heads: list[tuple[int, tuple[str, str, str] | None]] = []
     for line in memdir.index.lines:
-        if found := _HEADING_MARK.match(line.text):
-            level, title = len(found.group(1)), found.group(2).strip()
+        if found := HEADING.match(line.text):
+            level, title = len(line.text) - len(line.text.lstrip("#")), found.group(1).strip()
             while open_heads and open_heads[-1][0] >= level:
                 open_heads.pop()
             said, dated = _SESSION_WORDS.search(title), _DATED_TITLE.search(title)
@@ -177,7 +180,7 @@ def index_session_logs(memdir: MemoryDir) -> dict[str, tuple[Finding, ...]]:
         heads = {under.get(n) for n in entry.index_lines}
         if len(heads) != 1 or (session := heads.pop()) is None:
             continue
-        if _RULE_MARKERS.search(entry.body) or _IMPERATIVE.search(entry.body):
+        if fact_rule(entry.body):
             continue
         title, word, day = session
         signals = [f"its section speaks of one session ({word!r} in {title!r})",

@@ -421,13 +421,9 @@ def _source_words(root: Path, tracked: frozenset[str],
     for path in sorted(tracked):
         if not _is_source(path) or _excluded(path, exclude):
             continue
-        try:
-            with (root / path).open("rb") as handle:
-                data = handle.read(MAX_FILE_BYTES + 1)
-        except OSError:
-            continue
-        if len(data) > MAX_FILE_BYTES:
-            continue  # generated or vendored: not where a memory's names are defined
+        data = _read_source(root / path)
+        if data is None:
+            continue  # unreadable, or generated or vendored: not where names are defined
         total += len(data)
         if total > MAX_READ_BYTES:
             return frozenset(words), False

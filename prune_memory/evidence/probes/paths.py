@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from prune_memory.analysis.sessions import stated_rule
+from prune_memory.analysis.sessions import fact_rule
 from prune_memory.analysis.text import (
     has_standalone,
     mentions_change,
@@ -46,8 +46,6 @@ from prune_memory.model import JSON, Entry, EntryKind, FindingCode
 KIND = "path"
 # A file a heading names: `src/app.py`, browse.py, docs/ (a bare word is no file).
 _FILE_IN_HEADING = re.compile(r"`?(?:[\w.-]+/)+[\w.-]*`?|`?[\w-]+\.[A-Za-z][\w]{0,5}`?(?![\w/])")
-# One word of command in a fact ("Do NOT use `taskkill`") makes it a rule of its own.
-_IMPERATIVE_WORD = re.compile(r"\b(?:always|never|must|do not|don't|avoid)\b", re.IGNORECASE)
 
 
 class PathProbe:
@@ -70,7 +68,7 @@ def _section_subject(entry: Entry, ctx: ProbeContext, own: set[str]) -> ProbeRes
     file: when git shows it deleted, so is what the fact describes (unless the fact states
     a rule of its own, which may outlive the file)."""
     heading = _heading_of(entry, ctx)
-    if not heading or stated_rule(entry.body) or _IMPERATIVE_WORD.search(entry.body):
+    if not heading or fact_rule(entry.body):
         return EMPTY
     out = EMPTY
     for path in dict.fromkeys(m.strip("`").rstrip("/.") for m in _FILE_IN_HEADING.findall(heading)):
