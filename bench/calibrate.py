@@ -126,10 +126,15 @@ def score_dir(score: Score, name: str, plan: dict[str, object],
     for dangling in reach.get("dangling", []) if isinstance(reach, dict) else []:
         if isinstance(dangling, dict) and "line" in dangling:
             key = f"MEMORY.md#L{dangling['line']}"
-            actions.setdefault(key, "drop-dangling")
             label = labels.get(key)
-            # dropping a dangling pointer is that line's withdrawal
-            tally(score.automated, "dangling-pointer", "withdraw", label, name)
+            # dropping a dangling pointer is that line's withdrawal; a person decides one
+            # that leaves the folder (`--yes` never drops it)
+            if dangling.get("outside"):
+                actions.setdefault(key, "review")
+                tally(score.suggested, "outside-dangling", "withdraw", label, name)
+            else:
+                actions.setdefault(key, "drop-dangling")
+                tally(score.automated, "dangling-pointer", "withdraw", label, name)
     errors = plan.get("errors", [])
     score.rejected += len(errors) if isinstance(errors, list) else 0
     found = missed = alarms = keep_only = 0

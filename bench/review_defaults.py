@@ -51,7 +51,8 @@ def _score(file: str, choice: Choice, repair: dict[str, object] | None,
            labels: dict[str, dict[str, object]], counts: Counter[str]) -> None:
     if repair is not None:
         line = f"MEMORY.md#L{repair.get('line')}"
-        label = labels.get(line) if repair.get("kind") == "drop-dangling" else None
+        label = labels.get(line) if repair.get("kind") in ("drop-dangling", "drop-outside") \
+            else None
         action = "withdraw"
     else:
         label, action = labels.get(file), ACTION.get(choice, "")

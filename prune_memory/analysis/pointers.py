@@ -21,12 +21,13 @@ _PLACEHOLDER_STEMS = frozenset({
 })
 
 
-def pointer_target(line: IndexLine) -> str | None:
-    """The file a pointer line points at: a list item that starts with its link."""
+def pointer_target(line: IndexLine, *, outside: bool = False) -> str | None:
+    """The file a pointer line points at: a list item that starts with its link (with
+    `outside`, a link out of the directory too)."""
     if not line.is_item or not line.links or not _POINTER_START.match(line.text):
         return None
     first = line.links[0]
-    if first.kind is LinkKind.WIKI or first.external or first.escapes:
+    if first.kind is LinkKind.WIKI or first.external or (first.escapes and not outside):
         return None
     return first.target
 

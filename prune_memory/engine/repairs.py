@@ -21,6 +21,7 @@ from prune_memory.store.pruninglog import log_once
 from prune_memory.store.snapshot import Snapshot, require_snapshot
 
 RULE = "9-resynthesis"
+_LINE_GOES = ("drop-dangling", "drop-outside", "rename-line")  # the log keeps the old line
 
 
 def apply_repairs(root: Path, repairs: Sequence[JSON], *, snapshot: Snapshot,
@@ -41,7 +42,7 @@ def apply_repairs(root: Path, repairs: Sequence[JSON], *, snapshot: Snapshot,
 def repaired(raw: bytes, repair: JSON) -> bytes:
     """MEMORY.md with one repair made: what applying it writes, and what a preview shows."""
     kind = repair["kind"]
-    if kind == "drop-dangling":
+    if kind in ("drop-dangling", "drop-outside"):
         return drop_line(raw, repair["line"], repair["text"])
     if kind == "fix-link":
         return retarget_line(raw, repair["line"], repair["text"], repair["from"], repair["to"])
@@ -59,8 +60,7 @@ def _apply_one(root: Path, repair: JSON, snapshot: Snapshot, now: datetime) -> A
         new = repaired(before or b"", repair)
         row = (now.date().isoformat(), what, f"`{INDEX_FILE}`", "N/A",
                mask_text(f"{repair.get('rule', RULE)}: {repair['why']}" + (
-                   f" (was: {repair['text']})" if what in ("drop-dangling", "rename-line")
-                   else "")))
+                   f" (was: {repair['text']})" if what in _LINE_GOES else "")))
         step = ReplaceStep(file=INDEX_FILE,
                            before_sha256=sha256(before) if before is not None else None,
                            data=pack(new), after_sha256=sha256(new), row=row)

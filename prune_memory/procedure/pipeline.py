@@ -30,6 +30,7 @@ from prune_memory.analysis.valueclash import check_values
 from prune_memory.config import load_config
 from prune_memory.engine.flag import flagged_items
 from prune_memory.errors import BadInputError
+from prune_memory.evidence.gitrepo import read_repo_facts
 from prune_memory.model import (
     POLICY_FILE,
     Entry,
@@ -80,7 +81,8 @@ def _build_plan(root: Path, options: PassOptions, progress: Progress,
     inventory = take_inventory(memdir, options.now, options.reads)
     progress("staleness")
     config = load_config(options.config, options.repo)
-    staleness = probe_staleness(memdir, options.repo, options.now, config)
+    facts = read_repo_facts(options.repo)
+    staleness = probe_staleness(memdir, options.repo, options.now, config, facts=facts)
     progress("fidelity")
     protected = frozenset(item.file for item in log.protected)
     claude_md = claude_md_sources(instructions)
@@ -98,7 +100,7 @@ def _build_plan(root: Path, options: PassOptions, progress: Progress,
     progress("decide")
     evidence = gather_evidence(memdir, inventory, staleness,
                                [fidelity, hygiene, clashes, denied], log, options)
-    reach = scan(memdir, [(r.register_id, r.tombstone) for r in log.rows])
+    reach = scan(memdir, [(r.register_id, r.tombstone) for r in log.rows], repo=facts)
     return assemble_plan(memdir, options, evidence, reach, staleness, config.trusted,
                          flagged=flagged_items(log.text))
 

@@ -25,6 +25,8 @@ _STALE = frozenset({FindingCode.PATH_DRIFT, FindingCode.COUNT_DRIFT, FindingCode
                     FindingCode.DECISION_REVERSAL})
 _PAIRED = (FindingCode.CONTRADICTION, FindingCode.NEAR_DUPLICATE)
 REPAIR_WORDS = {"drop-dangling": "a dangling pointer: drop its line",
+                "drop-outside": "a pointer out of the folder to a file found nowhere: drop "
+                                "its line",
                 "fix-link": "a link to a misspelt file name: point it at the file",
                 "index-orphan": "a memory no index line points at: index it",
                 "rename-line": "an index line naming an old name: rename it"}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import posixpath
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -9,6 +11,7 @@ from pathlib import Path
 
 from prune_memory.analysis.text import headings
 from prune_memory.engine.vault import secret_tombstones
+from prune_memory.evidence.gitrepo import RepoFacts
 from prune_memory.model import JSON, Entry, EntryKind, Index, IndexLine, LinkKind, MemoryDir
 from prune_memory.secrets.mask import describe
 from prune_memory.store.safe_read import holds_file
@@ -52,18 +55,25 @@ class Reachability:
         }
 
 
-def scan(memdir: MemoryDir, register: Sequence[tuple[str, str]] = ()) -> Reachability:
+def scan(memdir: MemoryDir, register: Sequence[tuple[str, str]] = (),
+         repo: RepoFacts | None = None) -> Reachability:
     """Dangling and degraded index links, orphans, broken `[[name]]` links, tombstone drift.
 
-    `register` holds (register_id, tombstone path) pairs read from the pruning log.
+    `register` holds (register_id, tombstone path) pairs read from the pruning log. With the
+    project's `repo`, a link out of the directory that leads nowhere is dangling too.
     """
     on_disk = {e.file for e in memdir.topics} | {e.file for e in memdir.errors}
     dangling, degraded = _index_links(memdir.index, on_disk, memdir.root) \
         if memdir.index else ([], [])
+    outside = _outside(memdir.index) if memdir.index else []
+    if outside and repo is not None and repo.available and repo.has_commits:
+        homes = _index_homes(repo)
+        dangling += [found for found in (_nowhere(o, memdir.root, repo, homes)
+                                         for o in outside) if found is not None]
     orphans = [e for e in memdir.topics if not e.indexed]
     return Reachability(
         dangling=tuple(dangling),
-        outside=tuple(_outside(memdir.index)) if memdir.index else (),
+        outside=tuple(outside),
         orphaned=tuple({"file": e.file, "bytes": e.size} for e in orphans),
         degraded=tuple(degraded + _bare_mentions(memdir)),
         wiki_missing=tuple(_wiki_missing(memdir)),
@@ -110,6 +120,40 @@ def _outside(index: Index) -> list[JSON]:
     and never opened: what lies outside is not the tool's to read or to repair."""
     return [{"line": line.number, "target": link.target, "text": line.text}
             for line in index.lines for link in line.links if link.escapes]
+
+
+def _nowhere(link: JSON, root: Path, repo: RepoFacts, homes: set[str]) -> JSON | None:
+    """A link out of the directory that leads to no file: nothing where it points (looked
+    up, never opened), nor in the repo under the path it names, read without its `../` or
+    from a repo folder that holds a MEMORY.md (`homes`: an index copied out of a repo still
+    means the repo's files). A path the repo renamed may only have moved: a person follows
+    it."""
+    target = str(link["target"])
+    if target.startswith(("/", "\\", "~")) or re.match(r"^[a-zA-Z]:|^file:", target, re.I):
+        return None
+    named = posixpath.normpath(target)
+    while named.startswith("../"):
+        named = named[3:]
+    if named in ("", ".", "..") or os.path.lexists(os.path.normpath(root / target)):
+        return None
+    # Where a copy of this index sits in the repo, the link means what it says from there.
+    meant = {named} | {posixpath.normpath(posixpath.join(home, target)) for home in homes}
+    if any(path in repo.tracked or path in repo.directories or path in repo.renames
+           for path in meant):
+        return None
+    gone = repo.deletions.get(named)
+    history = (f"the repo deleted {named} in {gone.commit} on {gone.date.date().isoformat()}"
+               if gone is not None else f"the repo no longer has {named}"
+               if named in repo.seen else f"the repo never had {named}")
+    return {**link, "outside": True,
+            "why": f"it points out of the memory folder to a file that is not there, and "
+                   f"{history}"}
+
+
+def _index_homes(repo: RepoFacts) -> set[str]:
+    """The folders of the repo that hold a MEMORY.md: where a copy of the index may live."""
+    return {posixpath.dirname(path) for path in repo.tracked
+            if posixpath.basename(path) == "MEMORY.md"}
 
 
 def _bare_mentions(memdir: MemoryDir) -> list[JSON]:

@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from prune_memory.plan import PlanEntry
 
 LEAVING = (Action.WITHDRAW, Action.WITHDRAW_INOCULATE)
+# Repairs a person decides: where a link out of the folder leads is not the folder's to
+# prove (the index may have been copied from elsewhere), so `--yes` never drops one.
+ASKED = frozenset({"drop-outside"})
 ORPHAN_SECTION = "Re-indexed by prune-memory"
 
 
@@ -44,7 +47,8 @@ def _droppable(memdir: MemoryDir, dangling: JSON) -> bool:
     if memdir.index is None or is_placeholder(dangling["target"]):
         return False
     line = next((ln for ln in memdir.index.lines if ln.number == dangling["line"]), None)
-    if line is None or pointer_target(line) != dangling["target"]:
+    if line is None or pointer_target(line, outside=bool(dangling.get("outside"))) \
+            != dangling["target"]:
         return False
     # A line other memories share stays while one of them is there: it is their pointer too.
     return not any(holds_file(memdir.root, link.target) for link in line.links
@@ -57,6 +61,9 @@ def propose_repairs(memdir: MemoryDir, reach: Reachability,
     """Drop dangling index lines, fix inexact links, index orphans that stay."""
     leaving = {e.file for e in entries if e.action in LEAVING}
     repairs: list[JSON] = [
+        {"kind": "drop-outside", "line": d["line"], "target": d["target"], "text": d["text"],
+         "why": f"index line {d['line']} links {d['target']}: {d['why']}"}
+        if d.get("outside") else
         {"kind": "drop-dangling", "line": d["line"], "target": d["target"], "text": d["text"],
          "why": f"index line {d['line']} links {d['target']}, which does not exist"}
         for d in reach.dangling if _droppable(memdir, d)]
@@ -113,7 +120,7 @@ def within_load_cap(memdir: MemoryDir, repairs: list[JSON]) -> tuple[list[JSON],
     if memdir.index is None:  # every orphan line fits an index still to be written
         return repairs, held
     cap = memdir.index.cap
-    lines = cap.lines - sum(1 for r in repairs if r["kind"] == "drop-dangling")
+    lines = cap.lines - sum(1 for r in repairs if r["kind"] == "drop-dangling")  # sure to go
     chars = cap.chars
     fits: list[JSON] = []
     opened = False
