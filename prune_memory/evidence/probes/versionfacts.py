@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from prune_memory.evidence.gitrepo import ManifestVersion, RepoFacts
@@ -49,6 +49,8 @@ class VersionState:
     departed: Mapping[str, Departure]
     history: Mapping[str, tuple[tuple[ManifestVersion, ManifestFacts], ...]]
     mentions: re.Pattern[str] | None
+    # a framework named by its scope ("Capacitor 7") → the scope's core package
+    scopes: Mapping[str, str] = field(default_factory=dict)
 
     def last_change(self, package: str, manifest: str) -> Change | None:
         """The commit where `package`'s spec in `manifest` last changed to its current value."""
@@ -72,10 +74,23 @@ def version_state(facts: RepoFacts) -> VersionState:
     history = {path: tuple((v, parse_manifest(path, v.text or "")) for v in versions)
                for path, versions in facts.manifests.items()}
     departed = _departures(history, packages)
-    names = set(packages) | set(departed)
+    scopes = _scopes(packages)
+    names = set(packages) | set(departed) | set(scopes)
     return VersionState({k: tuple(v) for k, v in packages.items()},
                         {k: tuple(v) for k, v in runtimes.items()}, departed, history,
-                        _mention_pattern(names))
+                        _mention_pattern(names), scopes)
+
+
+def _scopes(packages: Mapping[str, list[Declared]]) -> dict[str, str]:
+    """`capacitor` → `@capacitor/core`: a framework published as a scope of packages is
+    named by its scope, and its version is its core package's."""
+    out: dict[str, str] = {}
+    for name in packages:
+        scope, _, rest = name.removeprefix("@").partition("/")
+        if name.startswith("@") and rest == "core" and len(scope) >= MIN_NAME \
+                and scope not in packages:
+            out[scope] = name
+    return out
 
 
 def _departures(history: Mapping[str, tuple[tuple[ManifestVersion, ManifestFacts], ...]],

@@ -72,6 +72,11 @@ def _mention(entry: Entry, sentence: str, match: re.Match[str], ctx: ProbeContex
     phrase = written + (sentence[match.end():match.end() + version_match.end()]
                         if version_match else "")
     marked = version is not None or f"`{written}" in sentence
+    scoped = state.scopes.get(name) if kind == "package" else None
+    if scoped is not None:  # a scope is a plain word too: only with its version
+        if version is None:
+            return EMPTY
+        name = scoped
     if (needs_marking(written) and not marked) or (kind, name) in seen:
         return EMPTY
     seen.add((kind, name))

@@ -98,3 +98,17 @@ def test_no_manifest_no_claim(tmp_path: Path) -> None:
     repo = GitRepo(tmp_path / "bare")
     repo.write({"main.go": "package main\n"}).commit("start")
     assert run(repo, "Tests run on Jest 29.\n").claims["a.md"] == ()
+
+
+def test_a_framework_named_by_its_scope_has_its_core_packages_version(repo: GitRepo) -> None:
+    """`Capacitor 7` means `@capacitor/core`; the bare word, with no version, claims
+    nothing (a capacitor is also a part)."""
+    repo.write({"package.json": package_json({"@capacitor/core": "^8.2.0",
+                                              "@capacitor/share": "^8.0.1"})}
+               ).commit("Capacitor 8", "2026-07-07T10:00:00+00:00")
+    (finding,) = run(repo, "The Android app is built with Capacitor 7.\n").findings["a.md"]
+    assert finding.code is FindingCode.VERSION_DRIFT
+    assert "says Capacitor 7 but package.json declares '^8.2.0'" in finding.message
+    [claim] = run(repo, "The app is built with Capacitor 8.\n").claims["a.md"]
+    assert claim.verdict is Verdict.CONFIRMED
+    assert run(repo, "A capacitor smooths the supply.\n").claims.get("a.md", ()) == ()
