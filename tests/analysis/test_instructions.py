@@ -231,3 +231,28 @@ def test_sections_are_headings_items_and_paragraphs_with_their_lines(tmp_path: P
 def test_words_of_text_without_spaces_are_pairs_of_characters() -> None:
     assert content_words("列表改纯查询 uses the DB") == ["列表", "表改", "改纯", "纯查", "查询",
                                                     "uses", "db"]
+
+
+def test_a_rule_told_again_in_other_words_follows_the_instruction_closely(
+        tmp_path: Path) -> None:
+    """Half of the rule's words in one loaded bullet, in its order, with words of its own
+    between them: a paraphrase, offered for review citing the bullet."""
+    body = ("A commit names its paths explicitly. Parallel sessions would otherwise "
+            "sweep in the staged files of each other.\n\n"
+            "**Why:** a session once took another's half-done migration.\n")
+    found = check_instructions([entry("feedback_commit.md", body, memory_type="feedback")],
+                               InstructionIndex(read_instructions(_repo(tmp_path), tmp_path)))
+    (repeat,) = found["feedback_commit.md"]
+    assert repeat.evidence["part"] == "the rule it paraphrases"
+    assert repeat.evidence["claude_md_lines"] == [8, 9]
+    assert "its rule follows CLAUDE.md:8-9 (Workflow) closely" in repeat.message
+
+
+def test_a_memory_on_the_same_topic_in_scattered_words_is_no_paraphrase(
+        tmp_path: Path) -> None:
+    body = ("Staged files pile up when sessions run in parallel; the explicit list of "
+            "paths in the release notes is what the commits of the week are checked "
+            "against.\n")
+    found = check_instructions([entry("project_release.md", body)],
+                               InstructionIndex(read_instructions(_repo(tmp_path), tmp_path)))
+    assert "project_release.md" not in found
