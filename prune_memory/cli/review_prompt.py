@@ -175,7 +175,7 @@ def question(item: Proposal) -> str:
 
 def _repair_verb(repair: JSON) -> str:
     kind = repair.get("kind")
-    if kind == "drop-dangling":
+    if kind in ("drop-dangling", "drop-outside"):
         return f"Drop index line {repair.get('line')} (it links {repair.get('target')})"
     if kind == "index-orphan":
         return f"Index {repair.get('file')}"

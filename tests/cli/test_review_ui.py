@@ -312,3 +312,14 @@ def test_an_edit_becomes_an_update_of_the_text_typed(tmp_path: Path,
     assert verdict.choice is Choice.UPDATE and verdict.text == \
         "The CI token lives in the vault.\n"
     assert TOKEN not in keys.said
+
+
+def test_a_pointer_out_of_the_folder_is_asked_and_dropped_when_accepted() -> None:
+    outside = {"kind": "drop-outside", "line": 4, "target": "../../../plans/x.md",
+               "text": "- [Plan](../../../plans/x.md) — p",
+               "why": "index line 4 links ../../../plans/x.md: the repo never had plans/x.md"}
+    keys = Keys(["y"], width=200, plan=plan_of(repairs=(outside,)))
+    run_review(keys.review)
+    assert "Drop index line 4 (it links ../../../plans/x.md)? [y,n,d,j,q,?]" in keys.flat
+    assert "a pointer out of the folder to a file found nowhere" in keys.flat
+    assert keys.review.session.repairs() == [outside]
