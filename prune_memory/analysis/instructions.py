@@ -17,8 +17,9 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from functools import cached_property
 from pathlib import Path
 
 from prune_memory.analysis.similarity import tokens
@@ -259,8 +260,15 @@ class Repeat:
 
     section: Section
     contained: float  # share of the memory's distinct content words the section has
-    in_order: float  # share of its content words the section has in the same order
     words: int  # the memory text's content words
+    measured: list[str] = field(repr=False, compare=False)  # the words measured in order
+    against: list[str] = field(repr=False, compare=False)
+
+    @cached_property
+    def in_order(self) -> float:
+        """The share of the measured words the other text has in the same order (found
+        only when asked: most candidates are ruled out on containment alone)."""
+        return _in_order(self.measured, self.against)
 
 
 class InstructionIndex:
@@ -299,8 +307,8 @@ class InstructionIndex:
         close = top - max(1, top // 20)  # within a word or 5% of the best
         n, count = min(((n, c) for n, c in chosen if c >= close),
                        key=lambda nc: (len(self.sets[nc[0]]), nc[0]))
-        return Repeat(self.sections[n], count / len(wanted), _in_order(words, self.words[n]),
-                      len(wanted))
+        return Repeat(self.sections[n], count / len(wanted), len(wanted), words,
+                      self.words[n])
 
     def _hits(self, wanted: frozenset[str]) -> Counter[int]:
         """Section number → how many of `wanted` it holds (common words are no lead)."""
@@ -326,7 +334,7 @@ class InstructionIndex:
             return None
         share, _size, minus_n = max(held)
         n = -minus_n
-        return Repeat(self.sections[n], share, _in_order(self.words[n], words), len(wanted))
+        return Repeat(self.sections[n], share, len(wanted), self.words[n], words)
 
 
 def _in_order(words: list[str], other: list[str]) -> float:
