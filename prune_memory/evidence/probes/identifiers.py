@@ -246,7 +246,7 @@ def _departure_candidates(ctx: ProbeContext, names: Mapping[str, Sequence[str]],
     return wanted, texts
 
 
-def _departures(log: str, wanted: Mapping[tuple[str, str], str],
+def _departures(log: Sequence[Patch], wanted: Mapping[tuple[str, str], str],
                 texts: Mapping[str, bytes | None], ctx: ProbeContext
                 ) -> dict[tuple[str, str], Removal]:
     """Of the candidates, those the log shows taken out of their file (the name, or its
@@ -313,15 +313,16 @@ def _declared_in(lines: list[str], name: str) -> bool:
     return any(name in line and _declares(line.encode(), name) for line in lines)
 
 
-def _line_changes(log: str,
+def _line_changes(log: Sequence[Patch],
                   wanted: frozenset[str]) -> Iterator[tuple[bool, bool, Removal]]:
     """(of its definition?, put in?, the change) each time a commit took a wanted name, or
     its definition, out of a file or put it in; newest first."""
-    for short, date, path, removed, added in _patches(log):
-        for name, _path, _date, removal in _name_changes(short, date, path, removed, added,
-                                                         wanted):
+    for patch in log:
+        short, date, path, removed, added = (patch.short, patch.date, patch.path,
+                                             patch.removed, patch.added)
+        for name, _path, _date, removal in _name_changes(patch, wanted):
             yield False, removal is None, removal or Removal(name, "", date, path, None)
-        for name in sorted(wanted & (_words(removed) | _words(added))):
+        for name in sorted(wanted & (patch.was | patch.still)):
             before, after = _declared_in(removed, name), _declared_in(added, name)
             if before != after:
                 yield True, after, Removal(name, short, date, path, None)
@@ -352,7 +353,9 @@ def _names_by_entry(ctx: ProbeContext) -> dict[str, tuple[str, ...]]:
     for entry in ctx.memdir.entries:
         if entry.memory_type == "superseded":
             continue
-        names = [n for n in names_in(entry.text) if not _told_gone(entry, n)]
+        gone_clauses = _gone_clauses(entry)
+        names = [n for n in names_in(entry.text)
+                 if not any(n in clause for clause in gone_clauses)]
         if names and total < MAX_NAMES:
             out[entry.file] = tuple(names)
             total += len(names)
@@ -362,13 +365,11 @@ def _names_by_entry(ctx: ProbeContext) -> dict[str, tuple[str, ...]]:
 _CLAUSE_END = re.compile(r"[.!?;。！？；]\s*")
 
 
-def _told_gone(entry: Entry, name: str) -> bool:
-    """The memory itself says the name was removed, renamed or is missing."""
-    for line in entry.text.splitlines():
-        for clause in _CLAUSE_END.split(line):
-            if name in clause and (CHANGE_WORDS.search(clause) or says_absent(clause)):
-                return True
-    return False
+def _gone_clauses(entry: Entry) -> list[str]:
+    """The clauses in which the memory itself says something was removed, renamed or is
+    missing: a name in one of them is told gone."""
+    return [clause for line in entry.text.splitlines() for clause in _CLAUSE_END.split(line)
+            if CHANGE_WORDS.search(clause) or says_absent(clause)]
 
 
 def _read_code_names(ctx: ProbeContext, names: Mapping[str, Sequence[str]]) -> CodeNames:
@@ -403,8 +404,9 @@ def _read_code_names(ctx: ProbeContext, names: Mapping[str, Sequence[str]]) -> C
         return CodeNames(present, {})
     log = word_changes(root, sorted(set(where) | {n for _f, n in wanted}), base,
                        files if len(files) <= MAX_PATHS else ["."])
-    removed = _removals(log, frozenset(where))
-    left = _departures(log, wanted, texts, ctx)
+    patches = _patches(log)  # read once for both questions
+    removed = _removals(patches, frozenset(where))
+    left = _departures(patches, wanted, texts, ctx)
     holders = _holders(root, sorted(set(removed) | {n for _f, n in left}), exclude)
     still = frozenset(removed) if holders is None else frozenset(n for n in removed
                                                                   if n in holders)
@@ -491,7 +493,7 @@ def _changed_since(ctx: ProbeContext, when: datetime,
     return base, [p for p in sorted(changed) if _is_source(p) and not _excluded(p, exclude)]
 
 
-def _removals(log: str, wanted: frozenset[str]) -> dict[str, Removal]:
+def _removals(log: Sequence[Patch], wanted: frozenset[str]) -> dict[str, Removal]:
     """The newest commit removing each name, from `git log -G -p -U0` output (newest
     first), and the name that took its place on the same lines, when one did."""
     out: dict[str, Removal] = {}
@@ -501,30 +503,45 @@ def _removals(log: str, wanted: frozenset[str]) -> dict[str, Removal]:
     return out
 
 
-def _change_log(log: str, wanted: frozenset[str]
+def _change_log(log: Sequence[Patch], wanted: frozenset[str]
                 ) -> Iterator[tuple[str, str, datetime, Removal | None]]:
     """(name, path, date, its removal) for each commit that took a wanted name out of a file
     or (removal None) put it in, in the log's order (newest first)."""
-    for short, date, path, removed, added in _patches(log):
-        yield from _name_changes(short, date, path, removed, added, wanted)
+    for patch in log:
+        yield from _name_changes(patch, wanted)
 
 
-def _name_changes(short: str, date: datetime, path: str, removed: list[str], added: list[str],
-                  wanted: frozenset[str]) -> Iterator[tuple[str, str, datetime, Removal | None]]:
-    was = _words(removed)
-    still = _words(added)
-    for name in sorted((was & wanted) - still):
-        yield name, path, date, Removal(name, short, date, path, _successor(name, removed, added))
-    for name in sorted((still & wanted) - was):
-        yield name, path, date, None
+def _name_changes(patch: Patch, wanted: frozenset[str]
+                  ) -> Iterator[tuple[str, str, datetime, Removal | None]]:
+    for name in sorted((patch.was & wanted) - patch.still):
+        yield name, patch.path, patch.date, Removal(
+            name, patch.short, patch.date, patch.path,
+            _successor(name, patch.removed, patch.added))
+    for name in sorted((patch.still & wanted) - patch.was):
+        yield name, patch.path, patch.date, None
 
 
-def _words(lines: list[str]) -> set[str]:
-    return set(_WORD.findall("\n".join(lines)))  # one scan, not one per line
+@dataclass(frozen=True)
+class Patch:
+    """One file's change in one commit of `git log -p -U0`: its lines out and in, and the
+    words of each side (split once, asked by both questions)."""
+
+    short: str
+    date: datetime
+    path: str
+    removed: list[str]
+    added: list[str]
+    was: frozenset[str]
+    still: frozenset[str]
 
 
-def _patches(log: str) -> Iterator[tuple[str, datetime, str, list[str], list[str]]]:
-    """(short sha, date, path, removed lines, added lines) of `git log -p` output."""
+def _words(lines: list[str]) -> frozenset[str]:
+    return frozenset(_WORD.findall("\n".join(lines)))  # one scan, not one per line
+
+
+def _patches(log: str) -> list[Patch]:
+    """Every file change of `git log -p` output, in its order (newest first)."""
+    out: list[Patch] = []
     for block in log.split(COMMIT_MARK)[1:]:
         head, _, patch = block.partition("\n")
         short, _, stamp = head.partition(FIELD_MARK)
@@ -532,8 +549,9 @@ def _patches(log: str) -> Iterator[tuple[str, datetime, str, list[str], list[str
             date = datetime.fromisoformat(stamp.strip())
         except ValueError:
             continue
-        for path, removed, added in _files(patch):
-            yield short, date, path, removed, added
+        out += [Patch(short, date, path, removed, added, _words(removed), _words(added))
+                for path, removed, added in _files(patch)]
+    return out
 
 
 def _files(patch: str) -> list[tuple[str, list[str], list[str]]]:
