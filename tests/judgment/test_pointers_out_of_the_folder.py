@@ -89,3 +89,13 @@ def test_without_a_repo_an_outside_link_is_only_reported(tmp_path: Path) -> None
     plan = build_plan(root, PassOptions(repo=None, now=NOW))
     assert _outside(plan.reachability) == []
     assert [o["line"] for o in plan.reachability["outside"]] == [2]
+
+
+def test_an_outside_link_no_file_system_can_name_is_dangling_not_an_error(
+        planner: Planner, repo: GitRepo) -> None:
+    repo.write({"README.md": "x\n"}).commit("start")
+    long = "a" * 5000
+    plan = planner({"MEMORY.md": "# M\n- [Nul](../bad%00name.md) — n\n"
+                                 f"- [Long](../{long}.md) — l\n"})
+    assert plan.errors == ()
+    assert [line for line, _ in _outside(plan.reachability)] == [2, 3]
