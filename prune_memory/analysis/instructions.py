@@ -47,9 +47,8 @@ REPEATS_OTHER_AT = 0.9
 IN_ORDER_OTHER_AT = 0.7
 # A memory that says the instructions hold it needs only this much of itself there.
 SAYS_SO_AT = 0.5
-# A rule in its own words: this share of its words in one loaded section, and this share
-# of them in the section's order (on the 39 labelled folders no memory an expert would
-# only keep came near both).
+# A rule in its own words: this share of its words in one loaded section, this share of
+# them in its order (no memory an expert would only keep came near both on 39 folders).
 PARAPHRASE_AT = 0.5
 PARAPHRASE_IN_ORDER_AT = 0.4
 MIN_CONTENT_WORDS = 6  # fewer words are contained in too much by chance
@@ -265,9 +264,7 @@ class Repeat:
     against: list[str] = field(repr=False, compare=False)
 
     @cached_property
-    def in_order(self) -> float:
-        """The share of the measured words the other text has in the same order (found
-        only when asked: most candidates are ruled out on containment alone)."""
+    def in_order(self) -> float:  # only when asked: containment rules out most candidates
         return _in_order(self.measured, self.against)
 
 
