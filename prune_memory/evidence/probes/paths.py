@@ -8,6 +8,7 @@ plan or an absence is not evidence of anything: it is recorded as a claim and le
 from __future__ import annotations
 
 import dataclasses
+import fnmatch
 import re
 
 from prune_memory.analysis.sessions import fact_rule
@@ -44,6 +45,9 @@ from prune_memory.evidence.probes.plans import plan_document, plan_word
 from prune_memory.model import JSON, Entry, EntryKind, FindingCode
 
 KIND = "path"
+# A file pattern in code: a folder's files (`src/*.ts`, `tests/**`) or an extension's
+# (`*.test.js`); a route (`/api/*`), a home path or a regex is none.
+_PATTERN = re.compile(r"`((?:[\w.-]+/)+[\w.*-]*\*[\w.*/-]*|\*\*?/?[\w*-]*\.[A-Za-z][\w.]*)`")
 # A file a heading names: `src/app.py`, browse.py, docs/ (a bare word is no file).
 _FILE_IN_HEADING = re.compile(r"`?(?:[\w.-]+/)+[\w.-]*`?|`?[\w-]+\.[A-Za-z][\w]{0,5}`?(?![\w/])")
 
@@ -58,9 +62,47 @@ class PathProbe:
         result = EMPTY
         for mention in mentions:
             result = result + _check_one(entry, mention, ctx)
+        if ctx.facts.available and "*" in entry.text:
+            for pattern in dict.fromkeys(_PATTERN.findall(entry.text)):
+                result = result + _check_pattern(entry, pattern, ctx)
         if entry.kind is EntryKind.INDEX_LINE and ctx.facts.available:
             result = result + _section_subject(entry, ctx, {m.path for m in mentions})
         return result
+
+
+def _pattern_left(pattern: str, ctx: ProbeContext) -> dict[str, DeletionFact | RenameFact] | None:
+    """None when `pattern` matches a file tracked now; else the files it matched that left
+    the tree, with how each left (asked once per pattern, whichever memories give it)."""
+    translated = fnmatch.translate(pattern)
+    matches = re.compile(f"(?:{translated})|(?:.*/{translated})")
+    if any(matches.match(path) for path in ctx.facts.tracked):
+        return None
+    return {path: fate for path in (*ctx.facts.deletions, *ctx.facts.renames)
+            if matches.match(path) and (fate := ctx.facts.deletions.get(path)
+                                        or ctx.facts.renames.get(path)) is not None}
+
+
+def _check_pattern(entry: Entry, pattern: str, ctx: ProbeContext) -> ProbeResult:
+    """A file pattern (`src/lib/*-algorithm.js`, `*.test.js`) that matches files git tracks
+    holds; one that matches none now, though it matched files git tracked once, is stale,
+    with the commit the last of them left in (renamed, or deleted)."""
+    left = ctx.memo(f"path.pattern:{pattern}", lambda: _pattern_left(pattern, ctx))
+    if left is None:
+        return ProbeResult((Claim(KIND, pattern, Verdict.CONFIRMED, "matches files tracked now"),))
+    sentence = sentence_with(entry, f"`{pattern}`")
+    if not left or mentions_change(sentence) or planned(sentence) or says_absent(sentence):
+        return EMPTY
+    last = max(left.values(), key=lambda f: f.date)
+    went = [f.current for f in left.values() if isinstance(f, RenameFact) and f.current]
+    where = f"renamed, e.g. to `{went[0]}`" if len(went) == len(left) else \
+        "deleted" if not went else f"{len(left) - len(went)} deleted, {len(went)} renamed"
+    story = (f"matches no file the repo tracks now; it matched {len(left)} that git tracked "
+             f"({where}), the last gone in {last.commit} on {last.date.date()}")
+    evidence = said(pattern, "no file", matched=len(left), renamed_to=went[:3],
+                    **commit_fields(ctx, last.sha or last.commit))
+    return ProbeResult((Claim(KIND, pattern, Verdict.CONTRADICTED, story),), (flag(
+        FindingCode.PATH_DRIFT, f"`{pattern}` {story}{subject_note(ctx, last.commit)}",
+        evidence),))
 
 
 def _section_subject(entry: Entry, ctx: ProbeContext, own: set[str]) -> ProbeResult:

@@ -126,7 +126,9 @@ def test_memory_files_urls_and_globs_are_not_repo_paths(repo: GitRepo) -> None:
     ctx = ProbeContext(facts, memory, Config(), NOW)
     skip = frozenset({"project_auth.md", "a.md"})
     assert path_mentions(memory.entries[0], facts.root, facts.seen, skip) == []
-    assert PathProbe().check(memory.entries[0], ctx).claims == ()
+    # the glob is checked as a pattern of files, not as a path
+    assert [(c.text, c.verdict) for c in PathProbe().check(memory.entries[0], ctx).claims] \
+        == [("src/**/*.py", Verdict.CONFIRMED)]
 
 
 def test_line_suffixes_and_absolute_paths_inside_the_repo(repo: GitRepo) -> None:
@@ -244,3 +246,31 @@ def test_a_path_git_moved_under_a_package_is_a_rename_not_a_short_name(repo: Git
     assert moved.evidence["current_path"] == "src/shop/web/server.py"
     assert report.proposed_text["a.md"] == ("The entry point is `src/shop/web/server.py`; see "
                                              "`shop/web/server.py`.\n")
+
+
+def test_a_file_pattern_that_matches_nothing_git_still_tracks_is_stale(repo: GitRepo) -> None:
+    """`lib/*-algorithm.js` matched the modules until one commit renamed them all to .ts:
+    the pattern names no file now, and the finding says which commit, and where they went."""
+    repo.write({"lib/sort-algorithm.js": "module.exports = 1\n",
+                "lib/heap-algorithm.js": "module.exports = 2\n"}).commit("modules")
+    repo.mv("lib/sort-algorithm.js", "lib/sort-algorithm.ts")
+    repo.mv("lib/heap-algorithm.js", "lib/heap-algorithm.ts")
+    sha = repo.commit("modules to TypeScript")[:7]
+    report = run(repo, entry("a.md", "Modules (`lib/*-algorithm.js`) stay CommonJS.\n"))
+    (finding,) = report.findings["a.md"]
+    assert finding.code is FindingCode.PATH_DRIFT
+    assert "matched 2 that git tracked (renamed, e.g. to `lib/" in finding.message
+    assert f"the last gone in {sha}" in finding.message
+    assert report.fidelity["a.md"] is Fidelity.FAILED
+
+
+def test_a_pattern_that_still_matches_or_never_did_claims_nothing_stale(repo: GitRepo) -> None:
+    """`src/*.py` still has files; `*.lock` files live on a disk, never in git; a pattern
+    told as what was removed is history."""
+    repo.write({"old/a.cfg": "x\n"}).commit("cfg")
+    repo.rm("old/a.cfg").commit("drop cfg")
+    report = run(repo, entry("a.md", "Code is in `src/*.py`. Locks are `~/.cache/*.lock` "
+                                     "and `run/*.lock`. We removed `old/*.cfg` last week.\n"))
+    assert report.findings["a.md"] == ()
+    assert [(c.text, c.verdict) for c in report.claims["a.md"] if "*" in c.text] == [
+        ("src/*.py", Verdict.CONFIRMED)]
