@@ -22,6 +22,7 @@ from pathlib import Path
 
 from prune_memory.analysis.inoculation_check import inoculation_problem
 from prune_memory.analysis.instructions import read_claude_md
+from prune_memory.engine.repairs import DROPS
 from prune_memory.procedure.options import PassOptions
 from prune_memory.procedure.pipeline import build_plan
 from prune_memory.procedure.review import Choice, ReviewSession, accepted
@@ -51,8 +52,7 @@ def _score(file: str, choice: Choice, repair: dict[str, object] | None,
            labels: dict[str, dict[str, object]], counts: Counter[str]) -> None:
     if repair is not None:
         line = f"MEMORY.md#L{repair.get('line')}"
-        label = labels.get(line) if repair.get("kind") in ("drop-dangling", "drop-outside") \
-            else None
+        label = labels.get(line) if repair.get("kind") in DROPS else None
         action = "withdraw"
     else:
         label, action = labels.get(file), ACTION.get(choice, "")

@@ -21,7 +21,8 @@ from prune_memory.store.pruninglog import log_once
 from prune_memory.store.snapshot import Snapshot, require_snapshot
 
 RULE = "9-resynthesis"
-_LINE_GOES = ("drop-dangling", "drop-outside", "rename-line")  # the log keeps the old line
+DROPS = ("drop-dangling", "drop-outside")  # repairs that take an index line out
+_LINE_GOES = (*DROPS, "rename-line")  # the log keeps the old line
 
 
 def apply_repairs(root: Path, repairs: Sequence[JSON], *, snapshot: Snapshot,
@@ -42,7 +43,7 @@ def apply_repairs(root: Path, repairs: Sequence[JSON], *, snapshot: Snapshot,
 def repaired(raw: bytes, repair: JSON) -> bytes:
     """MEMORY.md with one repair made: what applying it writes, and what a preview shows."""
     kind = repair["kind"]
-    if kind in ("drop-dangling", "drop-outside"):
+    if kind in DROPS:
         return drop_line(raw, repair["line"], repair["text"])
     if kind == "fix-link":
         return retarget_line(raw, repair["line"], repair["text"], repair["from"], repair["to"])

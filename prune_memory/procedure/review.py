@@ -217,8 +217,7 @@ def auto_decide(plan: Plan, kept: Mapping[str, str] = {},
     """`--yes`: accept every action the plan takes itself (a withdrawal, an inoculation, an
     update with its text) not kept before, but no SUPERSEDED note that fails its check;
     every index repair but the ones a person kept as they are or must decide (`ASKED`).
-    In plan order (not the
-    review's), so register ids follow the plan."""
+    In plan order (not the review's), so register ids follow the plan."""
     verdicts, refused = [], []
     for entry in plan.entries:
         if entry.action not in AUTO_APPLIED or kept.get(entry.file) == entry.sha256 \

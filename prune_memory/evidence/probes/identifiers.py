@@ -318,14 +318,12 @@ def _line_changes(log: Sequence[Patch],
     """(of its definition?, put in?, the change) each time a commit took a wanted name, or
     its definition, out of a file or put it in; newest first."""
     for patch in log:
-        short, date, path, removed, added = (patch.short, patch.date, patch.path,
-                                             patch.removed, patch.added)
-        for name, _path, _date, removal in _name_changes(patch, wanted):
+        for name, path, date, removal in _name_changes(patch, wanted):
             yield False, removal is None, removal or Removal(name, "", date, path, None)
         for name in sorted(wanted & (patch.was | patch.still)):
-            before, after = _declared_in(removed, name), _declared_in(added, name)
+            before, after = _declared_in(patch.removed, name), _declared_in(patch.added, name)
             if before != after:
-                yield True, after, Removal(name, short, date, path, None)
+                yield True, after, Removal(name, patch.short, patch.date, patch.path, None)
 
 
 def _read_source(path: Path) -> bytes | None:

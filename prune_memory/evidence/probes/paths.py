@@ -77,9 +77,10 @@ def _pattern_left(pattern: str, ctx: ProbeContext) -> dict[str, DeletionFact | R
     matches = re.compile(f"(?:{translated})|(?:.*/{translated})")
     if any(matches.match(path) for path in ctx.facts.tracked):
         return None
-    return {path: fate for path in (*ctx.facts.deletions, *ctx.facts.renames)
-            if matches.match(path) and (fate := ctx.facts.deletions.get(path)
-                                        or ctx.facts.renames.get(path)) is not None}
+    left: dict[str, DeletionFact | RenameFact] = {
+        path: moved for path, moved in ctx.facts.renames.items() if matches.match(path)}
+    left.update((path, gone) for path, gone in ctx.facts.deletions.items() if matches.match(path))
+    return left
 
 
 def _check_pattern(entry: Entry, pattern: str, ctx: ProbeContext) -> ProbeResult:
