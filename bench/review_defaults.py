@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from prune_memory.analysis.inoculation_check import inoculation_problem
-from prune_memory.analysis.instructions import read_claude_md
+from prune_memory.analysis.instruction_files import read_claude_md
 from prune_memory.engine.repairs import DROPS
 from prune_memory.procedure.options import PassOptions
 from prune_memory.procedure.pipeline import build_plan

@@ -145,7 +145,7 @@ ELSEWHERE = {
     "engine/undo.py": "a snapshot's manifest, under the state directory",
     "engine/vault.py": "the private vault of withdrawn secrets, under the state directory",
     "procedure/review_state.py": "a saved review under the state directory",
-    "analysis/instructions.py": "the project's instruction files (CLAUDE.md, AGENTS.md, ...)",
+    "analysis/instruction_files.py": "the project's instruction files (CLAUDE.md, AGENTS.md, ...)",
 }
 _PATH_CALLS = {"read_text", "read_bytes", "write_text", "write_bytes", "exists", "is_file",
                "is_dir", "is_symlink", "iterdir", "glob", "rglob", "unlink", "mkdir", "rmdir",

@@ -26,7 +26,7 @@ from enum import StrEnum
 from functools import lru_cache
 from itertools import combinations
 
-from prune_memory.analysis.instructions import claude_md_units
+from prune_memory.analysis.instruction_files import claude_md_units
 from prune_memory.analysis.setjoin import Pair
 from prune_memory.analysis.similarity import Corpus, analysed_text, jaccard, tokens
 from prune_memory.analysis.text import mentions_change, planned, short_quote

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from prune_memory.analysis.instructions import claude_md_units
+from prune_memory.analysis.instruction_files import claude_md_units
 from prune_memory.analysis.similarity import tokens
 from prune_memory.plan import Inoculation
 

@@ -194,7 +194,7 @@ def recover(memory_dir: MemoryDirArg = None, *, project: ProjectOpt = None,
 def _check_note(ino: Inoculation, repo: Path | None) -> None:
     """No SUPERSEDED note of pasted-together fields, none that contradicts CLAUDE.md."""
     from prune_memory.analysis.inoculation_check import claude_md_conflict, field_problem
-    from prune_memory.analysis.instructions import read_claude_md
+    from prune_memory.analysis.instruction_files import read_claude_md
 
     if (problem := field_problem(ino)) is not None:
         raise BadInputError(problem)

@@ -16,13 +16,13 @@ from prune_memory.analysis.gcpause import collector_paused
 from prune_memory.analysis.hooks_vs_topics import clash_entries
 from prune_memory.analysis.hygiene import check_hygiene
 from prune_memory.analysis.inoculation import find_abandoned_strategy
-from prune_memory.analysis.instructions import (
+from prune_memory.analysis.instruction_files import (
     InstructionFile,
     InstructionIndex,
-    check_instructions,
     claude_md_sources,
     read_instructions,
 )
+from prune_memory.analysis.instructions import check_instructions
 from prune_memory.analysis.policy import Policy, default_policy, load_policy
 from prune_memory.analysis.sessions import index_session_logs, session_log_finding
 from prune_memory.analysis.utility import check_utility

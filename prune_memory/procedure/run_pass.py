@@ -19,7 +19,7 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from prune_memory.analysis.instructions import claude_md_sources, read_instructions
+from prune_memory.analysis.instruction_files import claude_md_sources, read_instructions
 from prune_memory.engine import passrecord
 from prune_memory.engine.flag import record_pass_marks
 from prune_memory.engine.inoculate import inoculate

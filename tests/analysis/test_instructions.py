@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from prune_memory.analysis.instructions import (
+from prune_memory.analysis.instruction_files import (
     InstructionIndex,
-    check_instructions,
     content_words,
     read_claude_md,
     read_instructions,
     sections,
 )
+from prune_memory.analysis.instructions import check_instructions
 from prune_memory.model import Entry, EntryKind, FindingCode
 from tests.conftest import write_tree
 from tests.evidence.probes.gitbuild import entry
@@ -116,6 +116,43 @@ def test_a_rule_that_restates_an_instruction_above_its_long_reasons_restates_it(
     (repeat,) = found["feedback_paths.md"]
     assert repeat.evidence["part"] == "the instruction it restates"
     assert repeat.evidence["claude_md_lines"] == [8, 9]
+
+
+AGENTS_MD = """# Agents
+
+## Working rules
+
+- Ship thin slices end to end before building around them.
+- **Never add a co-author trailer or any bot attribution** to commits, tickets, pull
+  requests or release notes.
+- Keep every change small, reviewable and reversible.
+"""
+
+TRAILER_RULE = ("The owner asked: no co-author trailer and no bot attribution on anything "
+                "filed in his name.\n\nRule: never add a co-author trailer or bot attribution "
+                "to commits, tickets, pull requests or release notes; plain messages only.\n\n"
+                "**Why:** the work is his; the assistant is a tool.\n")
+
+
+def test_a_memory_holding_a_whole_agents_md_item_restates_it(tmp_path: Path) -> None:
+    """AGENTS.md is the project's own rule book: a memory that holds one of its items whole
+    repeats it, though Claude Code does not load the file every session."""
+    repo = write_tree(tmp_path / "repo", {"AGENTS.md": AGENTS_MD})
+    found = _check(repo, tmp_path, entry("feedback_trailer.md", TRAILER_RULE,
+                                         memory_type="feedback"))
+    (repeat,) = found["feedback_trailer.md"]
+    assert repeat.evidence["part"] == "the instruction it restates"
+    assert "restates AGENTS.md:6-7 (Working rules), whole" in repeat.message
+
+
+def test_a_rule_kept_for_every_project_is_not_repeated_by_this_ones_files(
+        tmp_path: Path) -> None:
+    """The same rule, told for every project the user works on: this repo's files hold it
+    for this repo only, so the memory is no repeat of them."""
+    repo = write_tree(tmp_path / "repo", {"AGENTS.md": AGENTS_MD})
+    body = TRAILER_RULE + "\n**How to apply:** on every project, in every commit.\n"
+    assert _check(repo, tmp_path, entry("feedback_trailer.md", body,
+                                        memory_type="feedback")) == {}
 
 
 def test_a_banner_comment_shared_with_claude_md_is_no_instruction(tmp_path: Path) -> None:

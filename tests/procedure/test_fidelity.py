@@ -8,7 +8,7 @@ from typing import Any
 
 from prune_memory.analysis.contradictions import NEGATIONS, SEED_NEGATIONS
 from prune_memory.analysis.duplicates import MAX_PARTNERS, article_free
-from prune_memory.analysis.instructions import claude_md_units
+from prune_memory.analysis.instruction_files import claude_md_units
 from prune_memory.model import Entry, EntryKind, Finding, FindingCode, MemoryDir
 from prune_memory.procedure.fidelity import check_fidelity
 from tests.jsonstore.storegen import generate_texts

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from prune_memory.analysis import instructions
+from prune_memory.analysis import instruction_files
 from prune_memory.engine import withdraw as withdrawing
 from prune_memory.engine.results import WithdrawRequest
 from prune_memory.engine.undo import restorable
@@ -37,7 +37,7 @@ def test_the_instruction_files_are_read_once_for_the_plan_and_the_review(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root, repo = _dirs(tmp_path)
     read: list[str] = []
-    real = instructions._read
+    real = instruction_files._read
 
     def counted(path: Path, seen: set[Path], outside: Path | None) -> str | None:
         text = real(path, seen, outside)
@@ -45,7 +45,7 @@ def test_the_instruction_files_are_read_once_for_the_plan_and_the_review(
             read.append(path.name)
         return text
 
-    monkeypatch.setattr(instructions, "_read", counted)
+    monkeypatch.setattr(instruction_files, "_read", counted)
     given: list[Sequence[tuple[str, str]]] = []
 
     def review(plan: Plan, kept: Mapping[str, str],
