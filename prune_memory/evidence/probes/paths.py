@@ -3,6 +3,7 @@
 Only history proves a path stale. A path that is present (tracked, the tail of a tracked
 path, on disk), ignored, never seen by git, a placeholder, or named in a sentence about a
 plan or an absence is not evidence of anything: it is recorded as a claim and left alone.
+One present path is: a memory that says it does not exist, written before git added it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from prune_memory.analysis.text import (
     says_absent,
     sentence_with,
 )
+from prune_memory.evidence.githistory import CommitInfo
 from prune_memory.evidence.gitrepo import DeletionFact, RenameFact
 from prune_memory.evidence.probes.base import (
     EMPTY,
@@ -166,6 +168,9 @@ def _check_one(entry: Entry, mention: PathMention, ctx: ProbeContext) -> ProbeRe
     if where is not None:
         if where.startswith("tracked ") and _said_ignored(entry, mention):
             return _tracked_not_ignored(mention, where)
+        if where.startswith("tracked ") and (added := _added_since_said_missing(
+                entry, mention, ctx)) is not None:
+            return added
         if (moved := _moved_under(path, where, ctx)) is not None and not _told_as_history(
                 entry, sentence_with(entry, mention.raw).replace(mention.raw, ""), moved):
             return _drift(mention, moved, ctx)
@@ -306,6 +311,55 @@ def _said_ignored(entry: Entry, mention: PathMention) -> bool:
         if at >= 0 and _IGNORED_SAID.match(line[at + len(mention.raw):].lstrip("` *")[:40]):
             return True
     return False
+
+
+# "`x` does not exist", "there is no `x`", "`x` is missing": said of the path next to it.
+_MISSING_AFTER = re.compile(
+    r"[`*\s]*(?:\(|—|-|:|,)?\s*(?:(?:does|do)(?:n'?t| not) exist|is (?:missing|absent|not "
+    r"(?:there|present|in the repo))|(?:is|are|was|were) not (?:yet )?(?:created|committed))",
+    re.IGNORECASE)
+_MISSING_BEFORE = re.compile(r"(?:there(?:'s| is| are) no|\bno such)\s*[`*]*$", re.IGNORECASE)
+
+
+def _said_missing(entry: Entry, mention: PathMention) -> str | None:
+    """The words, right beside the path, in which the memory says it is not there."""
+    for line in entry.text.splitlines():
+        at = line.find(mention.raw)
+        if at < 0:
+            continue
+        if after := _MISSING_AFTER.match(line[at + len(mention.raw):][:60]):
+            return after.group(0).strip(" `*")
+        if before := _MISSING_BEFORE.search(line[:at][-30:]):
+            return before.group(0).strip(" `*")
+    return None
+
+
+def _added_since_said_missing(entry: Entry, mention: PathMention,
+                              ctx: ProbeContext) -> ProbeResult | None:
+    """Said not to exist, and git added it after the memory was written: history proves the
+    memory stale (a file that was there already when it was written proves nothing of the
+    kind: the sentence may be a condition, "if X does not exist, create it")."""
+    words = _said_missing(entry, mention)
+    if words is None:
+        return None
+    added = ctx.memo("path.added", lambda: _last_additions(ctx)).get(mention.path)
+    if added is None or added.date <= entry.written_at[0]:
+        return None
+    story = f"git added it in {added.short} on {added.day}, after this memory was written"
+    message = f"says `{mention.path}` {words}, but {story}{subject_note(ctx, added.sha)}"
+    evidence = said(f"{mention.path} {words}", "tracked", kind="added-since",
+                    **commit_fields(ctx, added.sha))
+    return _contradicted(mention, story, message, evidence)
+
+
+def _last_additions(ctx: ProbeContext) -> dict[str, CommitInfo]:
+    """Path → the last commit that added it (or moved or copied it to where it is)."""
+    out: dict[str, CommitInfo] = {}
+    for logged in reversed(ctx.facts.history):  # newest first
+        for change in logged.changes:
+            if change.status in ("A", "R", "C") and change.path not in out:
+                out[change.path] = logged.info
+    return out
 
 
 def _tracked_not_ignored(mention: PathMention, where: str) -> ProbeResult:

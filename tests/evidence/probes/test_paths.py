@@ -274,3 +274,26 @@ def test_a_pattern_that_still_matches_or_never_did_claims_nothing_stale(repo: Gi
     assert report.findings["a.md"] == ()
     assert [(c.text, c.verdict) for c in report.claims["a.md"] if "*" in c.text] == [
         ("src/*.py", Verdict.CONFIRMED)]
+
+
+def test_a_file_said_not_to_exist_that_git_added_since_is_stale(repo: GitRepo) -> None:
+    """"No npm lockfile here" was true when written; a commit after it added the file."""
+    body = "We use pnpm only: `package-lock.json` does not exist, so never run npm install.\n"
+    sha = repo.write({"package-lock.json": "{}\n"}).commit("Add the npm lockfile",
+                                                          "2026-07-01T09:00:00+00:00")
+    report = run(repo, entry("a.md", body, written="2026-06-01T00:00:00+00:00"))
+    (finding,) = report.findings["a.md"]
+    assert finding.code is FindingCode.PATH_DRIFT
+    assert (f"says `package-lock.json` does not exist, but git added it in {sha[:7]} on "
+            "2026-07-01, after this memory was written") in finding.message
+    assert finding.evidence["commit"] == sha and finding.evidence["kind"] == "added-since"
+    (claim,) = report.claims["a.md"]
+    assert claim.verdict is Verdict.CONTRADICTED
+
+
+def test_a_file_said_missing_that_was_there_when_written_proves_nothing(repo: GitRepo) -> None:
+    """A step for when the file is missing ("if there is no `docs/` ...") names a file that
+    was already there: no history shows the memory turned wrong."""
+    body = "Setup: if there is no `docs/` yet, create it; `scripts/seed.py` does not exist on CI.\n"
+    report = run(repo, entry("a.md", body, written="2026-06-01T00:00:00+00:00"))
+    assert report.findings["a.md"] == ()
