@@ -211,7 +211,10 @@ FINISHED = ("redirect-stub", "plan-carried-out", "plan-overtaken", "marked-done"
 def finished_work(ev: Evidence) -> Decision | None:
     """A plan git shows was carried out, or a memory that marks its own work finished."""
     done = next((found for kind in FINISHED if (found := ev.kind(C.LOW_UTILITY, kind))), ())
-    if not done or ev.classification.cls is MemoryClass.PATTERN:
+    # A lesson outlives the work it came from; a project's record that mentions a pattern
+    # ("the pattern for new pages") is still a record of that work.
+    if not done or (ev.classification.cls is MemoryClass.PATTERN
+                    and ev.entry.memory_type != "project"):
         return None
     kind = str(done[0].evidence["kind"])
     if kind == "redirect-stub":

@@ -22,7 +22,7 @@ EVERYTHING = frozenset(EVIDENCE_CLASSES)
 def ev(*codes: FindingCode, cls: K = K.PROJECT, probed: Fidelity = Fidelity.UNVERIFIABLE,
        protected: bool = False, proposed: str | None = None,
        evidence: dict[str, object] | None = None, file: str = "a.md",
-       memory_type: str = "project", body: str = "body") -> Evidence:
+       memory_type: str | None = "project", body: str = "body") -> Evidence:
     entry = Entry(file=file, kind=EntryKind.TOPIC, name="a", description="", frontmatter={},
                   memory_type=memory_type, body=body, sha256="0" * 64, size=4, mtime=NOW)
     findings = tuple(Finding(c, f"{c.value} found", dict(evidence or {}),
@@ -145,7 +145,14 @@ def test_finished_work() -> None:
     done = {"kind": "completed-work"}
     assert suggestion(ev(C.LOW_UTILITY, evidence=done)) == (
         Action.REVIEW, Action.WITHDRAW, "6-completed-work", "completed-work")
-    assert outcome(ev(C.LOW_UTILITY, evidence=done, cls=K.PATTERN)) == (Action.KEEP, None)
+    # a lesson (its type, or its wording with no type) outlives the work it came from ...
+    assert outcome(ev(C.LOW_UTILITY, evidence=done, cls=K.PATTERN,
+                      memory_type="pattern")) == (Action.KEEP, None)
+    assert outcome(ev(C.LOW_UTILITY, evidence=done, cls=K.PATTERN,
+                      memory_type=None)) == (Action.KEEP, None)
+    # ... but a project record that mentions a pattern is still a record of finished work
+    assert suggestion(ev(C.LOW_UTILITY, evidence=done, cls=K.PATTERN)) == (
+        Action.REVIEW, Action.WITHDRAW, "6-completed-work", "completed-work")
     carried = {"kind": "plan-carried-out"}  # proves, but measured on too few folders yet
     assert suggestion(ev(C.LOW_UTILITY, evidence=carried)) == (
         Action.REVIEW, Action.WITHDRAW, "6-completed-work", "plan-carried-out")
