@@ -9,6 +9,7 @@ never saw is something else — a placeholder, an endpoint, a file in another re
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -86,7 +87,31 @@ def fate(path: str, ctx: ProbeContext) -> Fate | None:
         full = unique(history.get(path, ()))
         if full is not None:
             found = facts.renames.get(full) or facts.deletions.get(full)
+    if found is None:
+        found = _gone_everywhere(path, ctx)
     return found
+
+
+def _gone_everywhere(path: str, ctx: ProbeContext) -> DeletionFact | None:
+    """`paypal/` for `convex/paypal/` and `src/pages/paypal/`, both deleted: a directory
+    name no tracked directory ends in now, and every directory that ended in it deleted
+    (none moved: the one moved may be the one meant). Whichever was meant is gone; the
+    last deletion is the evidence."""
+    facts = ctx.facts
+    def build() -> dict[str, list[str]]:
+        table: dict[str, list[str]] = {}
+        for directory in sorted({*facts.deleted_under_dir, *facts.moves_out_of_dir}):
+            parts = directory.split("/")
+            for start in range(1, min(len(parts), _MAX_SUFFIX_PARTS)):
+                table.setdefault("/".join(parts[start:]), []).append(directory)
+        return table
+    places = ctx.memo("path.deleted-dir-tails", build).get(path, [])
+    fates = [directory_fate(facts, place) for place in places]
+    deleted = [f for f in fates if isinstance(f, DeletionFact)]
+    if not deleted or len(deleted) < len(fates):
+        return None
+    last = max(range(len(deleted)), key=lambda n: deleted[n].date)
+    return dataclasses.replace(deleted[last], path=places[last])
 
 
 _UNTRACKING = re.compile(

@@ -226,9 +226,11 @@ def _drift_of(mention: PathMention, found: RenameFact | DeletionFact,
     if isinstance(found, DeletionFact):
         story = f"deleted in {found.commit} on {found.date.date()}"
         evidence = said(mention.path, "deleted", **commit_fields(ctx, found.sha or found.commit))
+        named = f"`{mention.path}`"
         if found.path != mention.path:
             evidence["tracked_as"] = found.path
-        message = f"`{mention.path}` was {story}{subject_note(ctx, found.commit)}"
+            named += f" (`{found.path}`)"
+        message = f"{named} was {story}{subject_note(ctx, found.commit)}"
         return _contradicted(mention, story, message, evidence)
     story = _rename_story(found)
     evidence = said(mention.path, found.current or "not tracked",

@@ -297,3 +297,29 @@ def test_a_file_said_missing_that_was_there_when_written_proves_nothing(repo: Gi
     body = "Setup: if there is no `docs/` yet, create it; `scripts/seed.py` does not exist on CI.\n"
     report = run(repo, entry("a.md", body, written="2026-06-01T00:00:00+00:00"))
     assert report.findings["a.md"] == ()
+
+
+def test_a_directory_name_deleted_wherever_it_was_is_drift(tmp_path: Path) -> None:
+    """`billing/` written for either of two folders of that name, both deleted in one
+    commit: whichever the memory meant is gone."""
+    repo = GitRepo(tmp_path / "other")
+    repo.write({"api/billing/charge.py": "charge()\n", "web/billing/page.tsx": "page\n",
+                "api/users.py": "users()\n"}).commit("start")
+    sha = repo.rm("api/billing/charge.py").rm("web/billing/page.tsx").commit(
+        "Drop billing", "2026-04-11T09:00:00+00:00")
+    report = run(repo, entry("a.md", "Layout: `api/users.py`; `billing/` holds the charge code.\n"))
+    (finding,) = report.findings["a.md"]
+    assert finding.code is FindingCode.PATH_DRIFT
+    assert f"was deleted in {sha[:7]} on 2026-04-11" in finding.message
+    assert finding.evidence["tracked_as"] in ("api/billing", "web/billing")
+
+
+def test_a_directory_name_moved_from_one_of_its_places_proves_nothing(tmp_path: Path) -> None:
+    """One `billing/` was moved, not deleted: the memory may mean the one that lives on."""
+    repo = GitRepo(tmp_path / "other")
+    repo.write({"api/billing/charge.py": "charge()\n", "web/billing/page.tsx": "page\n",
+                "api/users.py": "users()\n"}).commit("start")
+    repo.rm("api/billing/charge.py").mv("web/billing/page.tsx", "web/pay/page.tsx")
+    repo.commit("Rework billing")
+    report = run(repo, entry("a.md", "Layout: `api/users.py`; `billing/` holds the charge code.\n"))
+    assert report.findings["a.md"] == ()
