@@ -231,18 +231,26 @@ class InstructionIndex:
         for n, words in enumerate(self.sets):
             for word in words:
                 self.postings[word].append(n)
+        # A memory is measured several ways (whole, its rule, held whole): each text's
+        # words and hits are worked out once.
+        self._measured: dict[str, tuple[list[str], frozenset[str], Counter[int]]] = {}
+
+    def _measure(self, text: str) -> tuple[list[str], frozenset[str], Counter[int]]:
+        if (known := self._measured.get(text)) is None:
+            words = content_words(text)
+            wanted = frozenset(words)
+            known = self._measured[text] = (words, wanted, self._hits(wanted))
+        return known
 
     def best(self, text: str, *, only: str | None = None,
              loaded_only: bool = False) -> Repeat | None:
         """The section holding most of `text`'s content words; among those holding nearly
         as much, the smallest, which is the precise citation. A section many times longer
         than the text holds its words by chance, so it is never the answer."""
-        words = content_words(text)
-        wanted = frozenset(words)
+        words, wanted, hits = self._measure(text)
         short = len(wanted) < MIN_CONTENT_WORDS
         if not wanted:
             return None
-        hits = self._hits(wanted)
         # A short text repeats only a section about as short: its words are common.
         limit = len(wanted) + 2 if short else max(GROWTH * len(wanted), len(wanted) + SLACK)
         chosen = [(n, count) for n, count in hits.items()
@@ -267,13 +275,11 @@ class InstructionIndex:
                 hits.update(posting)
         return hits
 
-
     def restated(self, text: str) -> Repeat | None:
         """The loaded instruction section `text` holds whole, if any (see RESTATES_AT)."""
-        words = content_words(text)
-        wanted = frozenset(words)
+        words, wanted, hits = self._measure(text)
         held = [(count / len(self.sets[n]), len(self.sets[n]), -n)
-                for n, count in self._hits(wanted).items()
+                for n, count in hits.items()
                 if self.sections[n].source.authoritative
                 and len(self.sets[n]) >= RESTATED_MIN_WORDS
                 and len(wanted) <= RESTATED_GROWTH * len(self.sets[n])
