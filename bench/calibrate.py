@@ -129,7 +129,10 @@ def score_dir(score: Score, name: str, plan: dict[str, object],
             label = labels.get(key)
             # dropping a dangling pointer is that line's withdrawal; a person decides one
             # that leaves the folder (`--yes` never drops it)
-            if dangling.get("outside"):
+            if dangling.get("relink"):  # a person points it where the repo has the file
+                actions.setdefault(key, "review")
+                tally(score.suggested, "outside-relink", "update", label, name)
+            elif dangling.get("outside"):
                 actions.setdefault(key, "review")
                 tally(score.suggested, "outside-dangling", "withdraw", label, name)
             else:

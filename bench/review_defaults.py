@@ -52,8 +52,8 @@ def _score(file: str, choice: Choice, repair: dict[str, object] | None,
            labels: dict[str, dict[str, object]], counts: Counter[str]) -> None:
     if repair is not None:
         line = f"MEMORY.md#L{repair.get('line')}"
-        label = labels.get(line) if repair.get("kind") in DROPS else None
-        action = "withdraw"
+        label = labels.get(line) if repair.get("kind") in (*DROPS, "relink-outside") else None
+        action = "update" if repair.get("kind") == "relink-outside" else "withdraw"
     else:
         label, action = labels.get(file), ACTION.get(choice, "")
     if label is None or not action:

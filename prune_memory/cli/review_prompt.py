@@ -34,7 +34,7 @@ from prune_memory.cli.proposal_text import (
 )
 from prune_memory.engine.entries import is_index_line
 from prune_memory.engine.preview import Preview, preview, unified
-from prune_memory.engine.repairs import DROPS
+from prune_memory.engine.repairs import DROPS, RETARGETS
 from prune_memory.errors import ExitCode
 from prune_memory.model import INDEX_FILE, JSON, Action, EntryKind, MemoryDir
 from prune_memory.plan import Inoculation, Plan, PlanEntry
@@ -180,7 +180,7 @@ def _repair_verb(repair: JSON) -> str:
         return f"Drop index line {repair.get('line')} (it links {repair.get('target')})"
     if kind == "index-orphan":
         return f"Index {repair.get('file')}"
-    if kind == "fix-link":
+    if kind in RETARGETS:
         return f"Point index line {repair.get('line')} at {repair.get('to')}"
     return f"Rewrite index line {repair.get('line')}"
 

@@ -22,6 +22,7 @@ from prune_memory.store.snapshot import Snapshot, require_snapshot
 
 RULE = "9-resynthesis"
 DROPS = ("drop-dangling", "drop-outside")  # repairs that take an index line out
+RETARGETS = ("fix-link", "relink-outside")  # repairs that point a link elsewhere
 _LINE_GOES = (*DROPS, "rename-line")  # the log keeps the old line
 
 
@@ -45,7 +46,7 @@ def repaired(raw: bytes, repair: JSON) -> bytes:
     kind = repair["kind"]
     if kind in DROPS:
         return drop_line(raw, repair["line"], repair["text"])
-    if kind == "fix-link":
+    if kind in RETARGETS:
         return retarget_line(raw, repair["line"], repair["text"], repair["from"], repair["to"])
     if kind == "index-orphan":
         return add_line(raw, repair["line"], repair["section"])

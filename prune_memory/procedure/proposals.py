@@ -28,6 +28,8 @@ REPAIR_WORDS = {"drop-dangling": "a dangling pointer: drop its line",
                 "drop-outside": "a pointer out of the folder to a file found nowhere: drop "
                                 "its line",
                 "fix-link": "a link to a misspelt file name: point it at the file",
+                "relink-outside": "a pointer out of the folder that misses the repo file it "
+                                  "names: point it there",
                 "index-orphan": "a memory no index line points at: index it",
                 "rename-line": "an index line naming an old name: rename it"}
 

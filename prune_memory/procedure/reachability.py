@@ -68,7 +68,8 @@ def scan(memdir: MemoryDir, register: Sequence[tuple[str, str]] = (),
     outside = _outside(memdir.index) if memdir.index else []
     if outside and repo is not None and repo.available and repo.has_commits:
         homes = _index_homes(repo)
-        dangling += [found for found in (_nowhere(o, memdir.root, repo, homes)
+        topics = sorted(e.file for e in memdir.topics)
+        dangling += [found for found in (_nowhere(o, memdir.root, repo, homes, topics)
                                          for o in outside) if found is not None]
     orphans = [e for e in memdir.topics if not e.indexed]
     return Reachability(
@@ -122,7 +123,8 @@ def _outside(index: Index) -> list[JSON]:
             for line in index.lines for link in line.links if link.escapes]
 
 
-def _nowhere(link: JSON, root: Path, repo: RepoFacts, homes: set[str]) -> JSON | None:
+def _nowhere(link: JSON, root: Path, repo: RepoFacts, homes: set[str],
+             topics: Sequence[str]) -> JSON | None:
     """A link out of the directory that leads to no file: nothing where it points (looked
     up, never opened), nor in the repo under the path it names, read without its `../` or
     from a repo folder that holds a MEMORY.md (`homes`: an index copied out of a repo still
@@ -137,10 +139,19 @@ def _nowhere(link: JSON, root: Path, repo: RepoFacts, homes: set[str]) -> JSON |
     if named in ("", ".", "..") or os.path.lexists(os.path.normpath(root / target)):
         return None
     # Where a copy of this index sits in the repo, the link means what it says from there.
-    meant = {named} | {posixpath.normpath(posixpath.join(home, target)) for home in homes}
-    if any(path in repo.tracked or path in repo.directories or path in repo.renames
-           for path in meant):
+    from_homes = {posixpath.normpath(posixpath.join(home, target)) for home in homes}
+    if any(_in_repo(path, repo) for path in from_homes):
         return None
+    if _in_repo(named, repo):
+        copies = sorted(h for h in homes if _holds_this_index(h, topics, repo))
+        if not copies:
+            return None  # no copy of this index in the repo to read the link from
+        home = copies[0]
+        fixed = posixpath.relpath(named, home)
+        return {**link, "outside": True, "relink": fixed,
+                "why": f"from the index's folder in the repo ({home}/) it points to "
+                       f"{posixpath.normpath(posixpath.join(home, target))}, which the repo "
+                       f"does not have; the repo has {named}, which is {fixed} from there"}
     gone = repo.deletions.get(named)
     history = (f"the repo deleted {named} in {gone.commit} on {gone.date.date().isoformat()}"
                if gone is not None else f"the repo no longer has {named}"
@@ -148,6 +159,17 @@ def _nowhere(link: JSON, root: Path, repo: RepoFacts, homes: set[str]) -> JSON |
     return {**link, "outside": True,
             "why": f"it points out of the memory folder to a file that is not there, and "
                    f"{history}"}
+
+
+def _holds_this_index(home: str, topics: Sequence[str], repo: RepoFacts) -> bool:
+    """The repo folder holds a copy of this memory folder: most of its topic files are
+    tracked there under the same names."""
+    there = sum(posixpath.join(home, name) in repo.tracked for name in topics)
+    return bool(topics) and there * 2 >= len(topics)
+
+
+def _in_repo(path: str, repo: RepoFacts) -> bool:
+    return path in repo.tracked or path in repo.directories or path in repo.renames
 
 
 def _index_homes(repo: RepoFacts) -> set[str]:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 LEAVING = (Action.WITHDRAW, Action.WITHDRAW_INOCULATE)
 # Repairs a person decides: where a link out of the folder leads is not the folder's to
 # prove (the index may have been copied from elsewhere), so `--yes` never drops one.
-ASKED = frozenset({"drop-outside"})
+ASKED = frozenset({"drop-outside", "relink-outside"})
 ORPHAN_SECTION = "Re-indexed by prune-memory"
 
 
@@ -61,6 +61,9 @@ def propose_repairs(memdir: MemoryDir, reach: Reachability,
     """Drop dangling index lines, fix inexact links, index orphans that stay."""
     leaving = {e.file for e in entries if e.action in LEAVING}
     repairs: list[JSON] = [
+        {"kind": "relink-outside", "line": d["line"], "from": d["target"], "to": d["relink"],
+         "text": d["text"], "why": f"index line {d['line']} links {d['target']}: {d['why']}"}
+        if d.get("relink") else
         {"kind": "drop-outside", "line": d["line"], "target": d["target"], "text": d["text"],
          "why": f"index line {d['line']} links {d['target']}: {d['why']}"}
         if d.get("outside") else

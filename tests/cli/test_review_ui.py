@@ -323,3 +323,14 @@ def test_a_pointer_out_of_the_folder_is_asked_and_dropped_when_accepted() -> Non
     assert "Drop index line 4 (it links ../../../plans/x.md)? [y,n,d,j,q,?]" in keys.flat
     assert "a pointer out of the folder to a file found nowhere" in keys.flat
     assert keys.review.session.repairs() == [outside]
+
+
+def test_a_pointer_that_misses_its_repo_file_is_asked_to_point_there() -> None:
+    relink = {"kind": "relink-outside", "line": 2, "from": "../drafts/rules.md",
+              "to": "../../drafts/rules.md", "text": "- [Rules](../drafts/rules.md) — r",
+              "why": "index line 2 links ../drafts/rules.md: the repo has drafts/rules.md"}
+    keys = Keys(["y"], width=200, plan=plan_of(repairs=(relink,)))
+    run_review(keys.review)
+    assert "Point index line 2 at ../../drafts/rules.md? [y,n,d,j,q,?]" in keys.flat
+    assert "a pointer out of the folder that misses the repo file it names" in keys.flat
+    assert keys.review.session.repairs() == [relink]

@@ -99,3 +99,34 @@ def test_an_outside_link_no_file_system_can_name_is_dangling_not_an_error(
                                  f"- [Long](../{long}.md) — l\n"})
     assert plan.errors == ()
     assert [line for line, _ in _outside(plan.reachability)] == [2, 3]
+
+
+def test_a_pointer_that_misses_a_file_the_repo_has_is_offered_a_new_path(
+        planner: Planner, repo: GitRepo) -> None:
+    """The repo keeps this folder at `.claude/memory/` (its topic files are there), where
+    `../drafts/rules.md` means `.claude/drafts/rules.md`, which it never had; it has
+    `drafts/rules.md`, two folders up from there. A person points the link at it."""
+    topic = "---\nname: style\ndescription: house style\ntype: feedback\n---\nShort lines.\n"
+    repo.write({".claude/memory/MEMORY.md": "# M\n", ".claude/memory/style.md": topic,
+                "drafts/rules.md": "# Rules\n"}).commit("start")
+    plan = planner({"MEMORY.md": "# M\n- [Rules](../drafts/rules.md) — the four rules\n"
+                                 "- [Style](style.md) — house style\n", "style.md": topic})
+    [(line, why)] = _outside(plan.reachability)
+    assert line == 2 and "the repo has drafts/rules.md" in why
+    [repair] = [r for r in plan.reachability["repairs"] if r["kind"] == "relink-outside"]
+    assert (repair["from"], repair["to"]) == ("../drafts/rules.md", "../../drafts/rules.md")
+    assert {item.repair["line"] for item in review_items(plan) if item.repair} == {2}
+    assert auto_decide(plan).repairs == []
+    raw = (Path(plan.memory_dir) / "MEMORY.md").read_bytes()
+    assert b"](../../drafts/rules.md)" in repaired(raw, repair)
+
+
+def test_a_repo_folder_that_is_no_copy_of_this_index_is_no_place_to_read_a_link_from(
+        planner: Planner, repo: GitRepo) -> None:
+    """A MEMORY.md of the repo's own, beside none of this folder's files: the link is read
+    as before (the file is in the repo by its path without the `../`)."""
+    topic = "---\nname: style\ndescription: house style\ntype: feedback\n---\nShort lines.\n"
+    repo.write({"docs/MEMORY.md": "# Docs\n", "drafts/rules.md": "# Rules\n"}).commit("start")
+    plan = planner({"MEMORY.md": "# M\n- [Rules](../drafts/rules.md) — the four rules\n"
+                                 "- [Style](style.md) — house style\n", "style.md": topic})
+    assert _outside(plan.reachability) == []
