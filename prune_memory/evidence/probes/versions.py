@@ -36,9 +36,12 @@ from prune_memory.model import Entry, FindingCode
 
 KIND = "version"
 # A version right after a tool's name ("React 17", "Python 3.12", "@2"); "hashbrown 2×"
-# counts copies and "syn 1.x" names a range, neither is a version claim.
+# counts copies, "syn 1.x" names a range and "eslint 0 errors" a tally: no version claim.
 VERSION_AFTER = re.compile(r"^(?:\s*(?:@|version\s+|v(?=\d))(\d+(?:\.\d+){0,2})"
-                           r"|\s+v?(\d+(?:\.\d+){0,2}))(?![\w.]*\d)(?![×]|\.x\b|x\b)")
+                           r"|\s+v?(\d+(?:\.\d+){0,2}))(?![\w.]*\d)(?![×]|\.x\b|x\b)"
+                           r"(?!\s*(?:errors?|warnings?|problems?|issues?|failures?|failed|"
+                           r"passed|passing|tests?|files?|findings?|violations?|vulnerabilit"
+                           r"(?:y|ies)|hits?|matches|occurrences?|%)(?![\w-]))")
 NEGATED = re.compile(r"\b(?:not|never|don'?t|do\s+not|avoid|instead\s+of|rather\s+than|without"
                      r"|unlike|except)\b", re.IGNORECASE)
 

@@ -112,3 +112,11 @@ def test_a_framework_named_by_its_scope_has_its_core_packages_version(repo: GitR
     [claim] = run(repo, "The app is built with Capacitor 8.\n").claims["a.md"]
     assert claim.verdict is Verdict.CONFIRMED
     assert run(repo, "A capacitor smooths the supply.\n").claims.get("a.md", ()) == ()
+
+
+def test_a_tally_after_a_tool_name_is_no_version(repo: GitRepo) -> None:
+    """"jest 0 failures", "React 2 warnings": what a run reported, not the tool's version."""
+    repo.write({"package.json": package_json({"jest": "^29.7.0", "react": "^18.2.0"})}
+               ).commit("Upgrade React")
+    report = run(repo, "Verified: jest 0 failures, React 2 warnings, 5 tests pass.\n")
+    assert report.findings["a.md"] == ()
