@@ -203,6 +203,17 @@ def test_a_stale_current_release_line(planner: Planner, repo: GitRepo) -> None:
     assert "tag v3.1.0" in messages(planned) and "lists 3.1.0" in messages(planned)
 
 
+def test_a_version_printed_by_code_is_no_release_claim(planner: Planner, repo: GitRepo) -> None:
+    """`{'version': '0.0.0.dev0'}` is what a call returned in a smoke test, not the release
+    the project is on."""
+    repo.write({"CHANGELOG.md": "# Changes\n\n## [3.1.0] - 2026-04-09\n"}).commit("release")
+    repo.git("tag", "v3.1.0")
+    planned = entry_of(planner({"versioning.md": memory_file(
+        "versioning", "Smoke test: `get_version_info()` gives `{'version': '0.0.1', "
+        "'source': 'git'}` before the first tag.")}), "versioning.md")
+    assert planned.action is Action.KEEP and "release" not in messages(planned)
+
+
 def test_a_credential_in_prose_is_flagged_never_copied(planner: Planner, repo: GitRepo) -> None:
     start(repo)
     plan = planner({"MEMORY.md": "# Machine\n- 16 GB RAM, sudo password: `hunter7`, user: me\n",

@@ -22,9 +22,12 @@ def _version(group: str) -> str:
     return rf"(?<![\w.])v?(?P<{group}>\d+\.\d+(?:\.\d+)?)\b"
 
 
+# Between the cue and the number: words, not a mapping printed from code
+# (`{'version': '0.0.0.dev0'}` is what a call returned).
+_BETWEEN = r"""(?:(?!['"]\s*:)[^\n{}]){0,30}?"""
 _CLAIM = re.compile(
     rf"\b(?:current(?:ly)?|latest|stable|baseline|as of|now (?:at|on)|we(?:'re| are) on|"
-    rf"version)\b[^\n]{{0,30}}?{_version('a')}|{_version('b')}[^\n]{{0,30}}?"
+    rf"version)\b{_BETWEEN}{_version('a')}|{_version('b')}{_BETWEEN}"
     rf"\b(?:is|as) (?:the )?(?:current|latest)(?: stable)? (?:release|version)\b|"
     rf"{_version('c')}\s+baseline\b", re.IGNORECASE)
 _TAG = re.compile(r"^v?(\d+(?:\.\d+){1,2})$")
