@@ -314,23 +314,26 @@ def test_an_edit_becomes_an_update_of_the_text_typed(tmp_path: Path,
     assert TOKEN not in keys.said
 
 
-def test_a_pointer_out_of_the_folder_is_asked_and_dropped_when_accepted() -> None:
-    outside = {"kind": "drop-outside", "line": 4, "target": "../../../plans/x.md",
-               "text": "- [Plan](../../../plans/x.md) — p",
-               "why": "index line 4 links ../../../plans/x.md: the repo never had plans/x.md"}
-    keys = Keys(["y"], width=200, plan=plan_of(repairs=(outside,)))
-    run_review(keys.review)
-    assert "Drop index line 4 (it links ../../../plans/x.md)? [y,n,d,j,q,?]" in keys.flat
-    assert "a pointer out of the folder to a file found nowhere" in keys.flat
-    assert keys.review.session.repairs() == [outside]
+OUTSIDE_REPAIRS = [
+    ({"kind": "drop-outside", "line": 4, "target": "../../../plans/x.md",
+      "text": "- [Plan](../../../plans/x.md) — p",
+      "why": "index line 4 links ../../../plans/x.md: the repo never had plans/x.md"},
+     "Drop index line 4 (it links ../../../plans/x.md)? [y,n,d,j,q,?]",
+     "a pointer out of the folder to a file found nowhere"),
+    ({"kind": "relink-outside", "line": 2, "from": "../drafts/rules.md",
+      "to": "../../drafts/rules.md", "text": "- [Rules](../drafts/rules.md) — r",
+      "why": "index line 2 links ../drafts/rules.md: the repo has drafts/rules.md"},
+     "Point index line 2 at ../../drafts/rules.md? [y,n,d,j,q,?]",
+     "a pointer out of the folder that misses the repo file it names"),
+]
 
 
-def test_a_pointer_that_misses_its_repo_file_is_asked_to_point_there() -> None:
-    relink = {"kind": "relink-outside", "line": 2, "from": "../drafts/rules.md",
-              "to": "../../drafts/rules.md", "text": "- [Rules](../drafts/rules.md) — r",
-              "why": "index line 2 links ../drafts/rules.md: the repo has drafts/rules.md"}
-    keys = Keys(["y"], width=200, plan=plan_of(repairs=(relink,)))
+@pytest.mark.parametrize(("repair", "question", "words"), OUTSIDE_REPAIRS)
+def test_a_pointer_out_of_the_folder_is_asked_and_done_when_accepted(
+        repair: dict[str, object], question: str, words: str) -> None:
+    """Dropped when its file is found nowhere, pointed at the file when the repo has it:
+    either way a person says so."""
+    keys = Keys(["y"], width=200, plan=plan_of(repairs=(repair,)))
     run_review(keys.review)
-    assert "Point index line 2 at ../../drafts/rules.md? [y,n,d,j,q,?]" in keys.flat
-    assert "a pointer out of the folder that misses the repo file it names" in keys.flat
-    assert keys.review.session.repairs() == [relink]
+    assert question in keys.flat and words in keys.flat
+    assert keys.review.session.repairs() == [repair]
