@@ -19,7 +19,10 @@ CHANGE_WORDS = re.compile(
     r"|retired|ripped out|gave up)\b"
     r"|删除|删掉|已删|删了|移除|去掉|改名|重命名|迁移|替换|废弃|退役|拆除|弃用|合并为|删"
     r"|\b(?:entfernt|gelöscht|umbenannt|ersetzt|verschoben|abgelöst|eingefroren"
-    r"|eliminad[oa]s?|borrad[oa]s?|renombrad[oa]s?|reemplazad[oa]s?|movid[oa]s?)\b",
+    r"|eliminad[oa]s?|borrad[oa]s?|renombrad[oa]s?|reemplazad[oa]s?|movid[oa]s?)\b"
+    # Ukrainian and Russian: deleted, removed, renamed, moved, replaced (any ending)
+    r"|(?<!\w)(?:видал|вилуч|викину|прибра|перейменов|перейменува|перенес|замін|переименова|"
+    r"замен|убра)\w*|(?<!\w)удал(?:ил|ено|ены|ена|ение|ён(?!н)|ен(?!н))\w*",
     re.IGNORECASE,
 )
 # A sentence about what is planned or proposed is not a claim about the repo as it is now.

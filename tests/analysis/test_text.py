@@ -37,3 +37,15 @@ def test_match_case_and_numbers() -> None:
 ])
 def test_used_to_tells_a_change_only_as_a_past_habit(sentence: str, tells: bool) -> None:
     assert mentions_change(sentence) is tells
+
+
+@pytest.mark.parametrize(("sentence", "tells"), [
+    ("Bootstrap is out of the markup; its files in `wwwroot/lib/` are all видалено now.", True),
+    ("Файл перейменовано в `session.py`.", True),
+    ("Старый модуль удалили в июле.", True),
+    ("Код удалён вместе с тестами.", True),
+    ("Деплой идёт на удалённый сервер.", False),  # "remote", not "removed"
+    ("Обидва хости беруть конфіг з `config.yaml`.", False),
+])
+def test_a_change_told_in_ukrainian_or_russian(sentence: str, tells: bool) -> None:
+    assert mentions_change(sentence) is tells
