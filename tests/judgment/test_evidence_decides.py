@@ -214,6 +214,15 @@ def test_a_version_printed_by_code_is_no_release_claim(planner: Planner, repo: G
     assert planned.action is Action.KEEP and "release" not in messages(planned)
 
 
+def test_a_price_or_a_share_after_current_is_no_release(planner: Planner, repo: GitRepo) -> None:
+    repo.write({"CHANGELOG.md": "# Changes\n\n## [3.1.0] - 2026-04-09\n"}).commit("release")
+    repo.git("tag", "v3.1.0")
+    planned = entry_of(planner({"costs.md": memory_file(
+        "costs", "| plan | cost |\n|---|---|\n| **Current** | $0.13 per run |\n\n"
+        "The latest build is 2.5% faster.")}), "costs.md")
+    assert planned.action is Action.KEEP and "release" not in messages(planned)
+
+
 def test_a_credential_in_prose_is_flagged_never_copied(planner: Planner, repo: GitRepo) -> None:
     start(repo)
     plan = planner({"MEMORY.md": "# Machine\n- 16 GB RAM, sudo password: `hunter7`, user: me\n",

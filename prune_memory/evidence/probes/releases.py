@@ -19,7 +19,8 @@ from prune_memory.model import Entry, FindingCode
 KIND = "release"
 
 def _version(group: str) -> str:
-    return rf"(?<![\w.])v?(?P<{group}>\d+\.\d+(?:\.\d+)?)\b"
+    # "$0.13" is a price, "0.5%" a share: neither is a release
+    return rf"(?<![\w.$€£¥])v?(?P<{group}>\d+\.\d+(?:\.\d+)?)\b(?!\s*%)"
 
 
 # Between the cue and the number: words, not a mapping printed from code
