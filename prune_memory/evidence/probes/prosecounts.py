@@ -43,8 +43,10 @@ _NOT_A_TOTAL = re.compile(
     r"\b(?:added|adds|adding|removed|removes|deleted|dropped|new|more|fewer|less|another|"
     r"extra|other|last|first|next|previous|every|each|per|up to|at least|at most|over|"
     r"under|about|around|roughly|some|of the|out of|was|were|used to|had)\s*$", re.IGNORECASE)
-_AFTER = re.compile(r"^\s*(?:of|out of|per|each|ago|later|earlier|before|after)\b",
-                    re.IGNORECASE)
+_AFTER = re.compile(r"^\s*(?:of|out of|per|each|ago|later|earlier|before|after|a (?:day|week|"
+                    r"month|year|user|run)\b)\b|^/[a-z]"  # "3 invoices/month" is a rate
+                    # "two examples (a, b)": the ones it names, not all there are
+                    r"|^\s*\(\s*[`*]*[\w.-]+[`*]*\s*(?:,|and|&|/)", re.IGNORECASE)
 # A line, or the heading it sits under, about one part of the work or what was done then:
 # "Phase 1 (done): 3 pages" counts what that phase made, not what the tree holds now.
 _PART_OF_WORK = re.compile(
@@ -94,13 +96,17 @@ def _totals(text: str, ctx: ProbeContext) -> Iterator[tuple[str, int, str, str]]
     users, builtin = stated_counts(text, ctx)
     taken = [(c.start, c.end) for c in users]
     taken += [(c.start, c.end) for c in builtin if _answered(c.spec, ctx)]
+    # "3 invoices/month" once makes "why 3 invoices free" the same rate, not a total
+    rates = {(m.group("n").lower(), m.group("noun").lower()) for m in matches
+             if _AFTER.match(text[m.end():m.end() + 20])}
     for match in matches:
         start, end = match.span()
         number = parse_number(match.group("n"))
         if number is None or any(start < e and s < end for s, e in taken):
             continue  # the count probe reads these words already
         before = text[max(0, start - 40):start]
-        if _NOT_A_TOTAL.search(before) or _AFTER.match(text[end:end + 20]):
+        if _NOT_A_TOTAL.search(before) or (match.group("n").lower(),
+                                           match.group("noun").lower()) in rates:
             continue
         if _of_a_part(text, start):
             continue

@@ -86,6 +86,8 @@ def test_workflows_and_a_unique_directory(repo: GitRepo) -> None:
     "Answers take 3 seconds.",  # nothing in the repo is called that
     "## Phase 1 (done)\n\n- 5 plugins: audio, video, text, maps, chat",  # one phase's part
     "Sprint 2 shipped 5 plugins for the player.",  # what was done then
+    "The free plan gives 5 plugins/month.\n\nWhy 5 plugins free: enough to try it.",  # a rate
+    "Two plugins (audio, video) crash on resume.",  # the ones it names, not all there are
 ])
 def test_no_rule_or_no_total_means_no_claim(repo: GitRepo, body: str) -> None:
     report = run(repo, body + "\n")
