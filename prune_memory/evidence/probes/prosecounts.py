@@ -45,8 +45,13 @@ _NOT_A_TOTAL = re.compile(
     r"under|about|around|roughly|some|of the|out of|was|were|used to|had)\s*$", re.IGNORECASE)
 _AFTER = re.compile(r"^\s*(?:of|out of|per|each|ago|later|earlier|before|after|a (?:day|week|"
                     r"month|year|user|run)\b)\b|^/[a-z]"  # "3 invoices/month" is a rate
-                    # "two examples (a, b)": the ones it names, not all there are
-                    r"|^\s*\(\s*[`*]*[\w.-]+[`*]*\s*(?:,|and|&|/)", re.IGNORECASE)
+                    # "two examples (a, b)", "five scripts:" and a list: the ones it names,
+                    # not all there are
+                    r"|^\s*\(\s*[`*]*[\w.-]+[`*]*\s*(?:,|and|&|/)|^[*_]*:[*_]*\s*\n"
+                    # "13 pages refactored": what one piece of work touched
+                    r"|^\s*(?:refactored|rewritten|rewrote|updated|fixed|converted|touched|"
+                    r"changed|aligned|edited|reworked|renamed|ported|migrated|added|removed|"
+                    r"deleted|affected)\b", re.IGNORECASE)
 # A line, or the heading it sits under, about one part of the work or what was done then:
 # "Phase 1 (done): 3 pages" counts what that phase made, not what the tree holds now.
 _PART_OF_WORK = re.compile(

@@ -88,6 +88,8 @@ def test_workflows_and_a_unique_directory(repo: GitRepo) -> None:
     "Sprint 2 shipped 5 plugins for the player.",  # what was done then
     "The free plan gives 5 plugins/month.\n\nWhy 5 plugins free: enough to try it.",  # a rate
     "Two plugins (audio, video) crash on resume.",  # the ones it names, not all there are
+    "Five plugins:\n- audio (TBD)\n- video (TBD)",  # the list it opens
+    "7 plugins refactored to the new loader.",  # what one piece of work touched
 ])
 def test_no_rule_or_no_total_means_no_claim(repo: GitRepo, body: str) -> None:
     report = run(repo, body + "\n")
