@@ -203,23 +203,19 @@ def test_a_stale_current_release_line(planner: Planner, repo: GitRepo) -> None:
     assert "tag v3.1.0" in messages(planned) and "lists 3.1.0" in messages(planned)
 
 
-def test_a_version_printed_by_code_is_no_release_claim(planner: Planner, repo: GitRepo) -> None:
-    """`{'version': '0.0.0.dev0'}` is what a call returned in a smoke test, not the release
-    the project is on."""
+@pytest.mark.parametrize("body", [
+    # what a call returned in a smoke test, not the release the project is on
+    "Smoke test: `get_version_info()` gives `{'version': '0.0.1', 'source': 'git'}` before "
+    "the first tag.",
+    # a price and a share
+    "| plan | cost |\n|---|---|\n| **Current** | $0.13 per run |\n\nThe latest build is 2.5% "
+    "faster.",
+])
+def test_a_number_that_is_no_release_is_not_compared_with_the_tags(
+        planner: Planner, repo: GitRepo, body: str) -> None:
     repo.write({"CHANGELOG.md": "# Changes\n\n## [3.1.0] - 2026-04-09\n"}).commit("release")
     repo.git("tag", "v3.1.0")
-    planned = entry_of(planner({"versioning.md": memory_file(
-        "versioning", "Smoke test: `get_version_info()` gives `{'version': '0.0.1', "
-        "'source': 'git'}` before the first tag.")}), "versioning.md")
-    assert planned.action is Action.KEEP and "release" not in messages(planned)
-
-
-def test_a_price_or_a_share_after_current_is_no_release(planner: Planner, repo: GitRepo) -> None:
-    repo.write({"CHANGELOG.md": "# Changes\n\n## [3.1.0] - 2026-04-09\n"}).commit("release")
-    repo.git("tag", "v3.1.0")
-    planned = entry_of(planner({"costs.md": memory_file(
-        "costs", "| plan | cost |\n|---|---|\n| **Current** | $0.13 per run |\n\n"
-        "The latest build is 2.5% faster.")}), "costs.md")
+    planned = entry_of(planner({"notes.md": memory_file("notes", body)}), "notes.md")
     assert planned.action is Action.KEEP and "release" not in messages(planned)
 
 
