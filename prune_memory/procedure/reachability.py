@@ -68,8 +68,9 @@ def scan(memdir: MemoryDir, register: Sequence[tuple[str, str]] = (),
     outside = _outside(memdir.index) if memdir.index else []
     if outside and repo is not None and repo.available and repo.has_commits:
         homes = _index_homes(repo)
-        topics = sorted(e.file for e in memdir.topics)
-        dangling += [found for found in (_nowhere(o, memdir.root, repo, homes, topics)
+        topics = [e.file for e in memdir.topics]
+        copies = sorted(h for h in homes if _holds_this_index(h, topics, repo))
+        dangling += [found for found in (_nowhere(o, memdir.root, repo, homes, copies)
                                          for o in outside) if found is not None]
     orphans = [e for e in memdir.topics if not e.indexed]
     return Reachability(
@@ -124,12 +125,13 @@ def _outside(index: Index) -> list[JSON]:
 
 
 def _nowhere(link: JSON, root: Path, repo: RepoFacts, homes: set[str],
-             topics: Sequence[str]) -> JSON | None:
+             copies: Sequence[str]) -> JSON | None:
     """A link out of the directory that leads to no file: nothing where it points (looked
     up, never opened), nor in the repo under the path it names, read without its `../` or
     from a repo folder that holds a MEMORY.md (`homes`: an index copied out of a repo still
     means the repo's files). A path the repo renamed may only have moved: a person follows
-    it."""
+    it. `copies`, the homes holding this folder's topic files, say where a link that
+    misses a file the repo has is read from, so it can be pointed there."""
     target = str(link["target"])
     if target.startswith(("/", "\\", "~")) or re.match(r"^[a-zA-Z]:|^file:", target, re.I):
         return None
@@ -143,7 +145,6 @@ def _nowhere(link: JSON, root: Path, repo: RepoFacts, homes: set[str],
     if any(_in_repo(path, repo) for path in from_homes):
         return None
     if _in_repo(named, repo):
-        copies = sorted(h for h in homes if _holds_this_index(h, topics, repo))
         if not copies:
             return None  # no copy of this index in the repo to read the link from
         home = copies[0]

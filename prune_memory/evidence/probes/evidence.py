@@ -46,6 +46,18 @@ def last_commit_on(path: str, ctx: ProbeContext) -> JSON | None:
     return commit_fields(ctx, sha) if sha else None
 
 
+def arrivals(ctx: ProbeContext) -> Mapping[str, tuple[CommitInfo, ...]]:
+    """Path → every commit that added it, or moved or copied it there, oldest first."""
+    def build() -> dict[str, tuple[CommitInfo, ...]]:
+        table: dict[str, list[CommitInfo]] = {}
+        for commit in ctx.facts.history:  # oldest first
+            for change in commit.changes:
+                if change.status[:1] in "ACR":
+                    table.setdefault(change.path, []).append(commit.info)
+        return {path: tuple(commits) for path, commits in table.items()}
+    return ctx.memo("evidence.arrivals", build)
+
+
 def said(memory_says: Any, repo_says: Any, **extra: Any) -> JSON:
     """The two sides of a finding, plus whatever else the probe knows."""
     return {"memory_says": memory_says, "claim": memory_says, "repo_says": repo_says, **extra}

@@ -98,20 +98,15 @@ def _gone_everywhere(path: str, ctx: ProbeContext) -> DeletionFact | None:
     (none moved: the one moved may be the one meant). Whichever was meant is gone; the
     last deletion is the evidence."""
     facts = ctx.facts
-    def build() -> dict[str, list[str]]:
-        table: dict[str, list[str]] = {}
-        for directory in sorted({*facts.deleted_under_dir, *facts.moves_out_of_dir}):
-            parts = directory.split("/")
-            for start in range(1, min(len(parts), _MAX_SUFFIX_PARTS)):
-                table.setdefault("/".join(parts[start:]), []).append(directory)
-        return table
-    places = ctx.memo("path.deleted-dir-tails", build).get(path, [])
-    fates = [directory_fate(facts, place) for place in places]
-    deleted = [f for f in fates if isinstance(f, DeletionFact)]
-    if not deleted or len(deleted) < len(fates):
-        return None
-    last = max(range(len(deleted)), key=lambda n: deleted[n].date)
-    return dataclasses.replace(deleted[last], path=places[last])
+    places = suffixes(ctx, "left-dirs", lambda: sorted(
+        {*facts.deleted_under_dir, *facts.moves_out_of_dir}), keep=None).get(path, ())
+    deleted: list[DeletionFact] = []
+    for place in places:
+        found = directory_fate(facts, place)
+        if not isinstance(found, DeletionFact):
+            return None
+        deleted.append(dataclasses.replace(found, path=place))
+    return max(deleted, key=lambda d: d.date, default=None)
 
 
 _UNTRACKING = re.compile(
@@ -131,17 +126,18 @@ def untracked_only(found: Fate, ctx: ProbeContext) -> bool:
     return commit is not None and _UNTRACKING.search(commit.message) is not None
 
 
-def suffixes(ctx: ProbeContext, key: str,
-             paths: Callable[[], Iterable[str]]) -> Mapping[str, tuple[str, ...]]:
-    """Every tail of every path (`a/b/c` → `b/c`, `c`), mapped to the paths that end so;
-    `paths` is called only the first time `key` is asked for in a pass."""
+def suffixes(ctx: ProbeContext, key: str, paths: Callable[[], Iterable[str]], *,
+             keep: int | None = 2) -> Mapping[str, tuple[str, ...]]:
+    """Every tail of every path (`a/b/c` → `b/c`, `c`), mapped to the paths that end so
+    (the first `keep` of them: two are enough to know a tail is ambiguous; None keeps
+    all); `paths` is called only the first time `key` is asked for in a pass."""
     def build() -> dict[str, tuple[str, ...]]:
         table: dict[str, list[str]] = {}
         for full in paths():
             parts = full.split("/")
             for start in range(1, min(len(parts), _MAX_SUFFIX_PARTS)):
                 bucket = table.setdefault("/".join(parts[start:]), [])
-                if len(bucket) < 2:  # two are enough to know a tail is ambiguous
+                if keep is None or len(bucket) < keep:
                     bucket.append(full)
         return {tail: tuple(fulls) for tail, fulls in table.items()}
     return ctx.memo(f"path.suffixes.{key}", build)

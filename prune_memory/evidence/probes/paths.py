@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import fnmatch
 import re
+from collections.abc import Iterator
 
 from prune_memory.analysis.sessions import fact_rule
 from prune_memory.analysis.text import (
@@ -20,7 +21,6 @@ from prune_memory.analysis.text import (
     says_absent,
     sentence_with,
 )
-from prune_memory.evidence.githistory import CommitInfo
 from prune_memory.evidence.gitrepo import DeletionFact, RenameFact
 from prune_memory.evidence.probes.base import (
     EMPTY,
@@ -32,7 +32,7 @@ from prune_memory.evidence.probes.base import (
     Verdict,
     flag,
 )
-from prune_memory.evidence.probes.evidence import commit_fields, said, subject_note
+from prune_memory.evidence.probes.evidence import arrivals, commit_fields, said, subject_note
 from prune_memory.evidence.probes.pathclaims import PathMention
 from prune_memory.evidence.probes.pathfacts import (
     entry_mentions,
@@ -306,13 +306,18 @@ _IGNORED_SAID = re.compile(r"\(?\s*(?:git-?ignored|in \.gitignore|not in git|not
                            r"untracked|never committed|not committed)", re.IGNORECASE)
 
 
-def _said_ignored(entry: Entry, mention: PathMention) -> bool:
-    """The memory says, right after naming the path, that git does not have it."""
+def _beside(entry: Entry, mention: PathMention) -> Iterator[tuple[str, str]]:
+    """The text before and after the path, on each line that names it."""
     for line in entry.text.splitlines():
         at = line.find(mention.raw)
-        if at >= 0 and _IGNORED_SAID.match(line[at + len(mention.raw):].lstrip("` *")[:40]):
-            return True
-    return False
+        if at >= 0:
+            yield line[:at], line[at + len(mention.raw):]
+
+
+def _said_ignored(entry: Entry, mention: PathMention) -> bool:
+    """The memory says, right after naming the path, that git does not have it."""
+    return any(_IGNORED_SAID.match(after.lstrip("` *")[:40])
+               for _before, after in _beside(entry, mention))
 
 
 # "`x` does not exist", "there is no `x`", "`x` is missing": said of the path next to it.
@@ -325,14 +330,9 @@ _MISSING_BEFORE = re.compile(r"(?:there(?:'s| is| are) no|\bno such)\s*[`*]*$", 
 
 def _said_missing(entry: Entry, mention: PathMention) -> str | None:
     """The words, right beside the path, in which the memory says it is not there."""
-    for line in entry.text.splitlines():
-        at = line.find(mention.raw)
-        if at < 0:
-            continue
-        if after := _MISSING_AFTER.match(line[at + len(mention.raw):][:60]):
-            return after.group(0).strip(" `*")
-        if before := _MISSING_BEFORE.search(line[:at][-30:]):
-            return before.group(0).strip(" `*")
+    for before, after in _beside(entry, mention):
+        if found := _MISSING_AFTER.match(after[:60]) or _MISSING_BEFORE.search(before[-30:]):
+            return found.group(0).strip(" `*")
     return None
 
 
@@ -344,7 +344,8 @@ def _added_since_said_missing(entry: Entry, mention: PathMention,
     words = _said_missing(entry, mention)
     if words is None:
         return None
-    added = ctx.memo("path.added", lambda: _last_additions(ctx)).get(mention.path)
+    commits = arrivals(ctx).get(mention.path)
+    added = commits[-1] if commits else None  # the latest arrival
     if added is None or added.date <= entry.written_at[0]:
         return None
     story = f"git added it in {added.short} on {added.day}, after this memory was written"
@@ -352,16 +353,6 @@ def _added_since_said_missing(entry: Entry, mention: PathMention,
     evidence = said(f"{mention.path} {words}", "tracked", kind="added-since",
                     **commit_fields(ctx, added.sha))
     return _contradicted(mention, story, message, evidence)
-
-
-def _last_additions(ctx: ProbeContext) -> dict[str, CommitInfo]:
-    """Path → the last commit that added it (or moved or copied it to where it is)."""
-    out: dict[str, CommitInfo] = {}
-    for logged in reversed(ctx.facts.history):  # newest first
-        for change in logged.changes:
-            if change.status in ("A", "R", "C") and change.path not in out:
-                out[change.path] = logged.info
-    return out
 
 
 def _tracked_not_ignored(mention: PathMention, where: str) -> ProbeResult:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from prune_memory.analysis.text import sentences, short_quote
 from prune_memory.evidence.gitrepo import CommitInfo
 from prune_memory.evidence.probes.base import EMPTY, Claim, ProbeContext, ProbeResult, Verdict, flag
-from prune_memory.evidence.probes.evidence import commit_fields, said
+from prune_memory.evidence.probes.evidence import arrivals, commit_fields, said
 from prune_memory.evidence.probes.pathfacts import entry_mentions, present
 from prune_memory.matching.regexgate import GatedPattern
 from prune_memory.model import Entry, FindingCode
@@ -89,9 +89,9 @@ def _uncommitted(entry: Entry, ctx: ProbeContext) -> ProbeResult:
     tracked = {p: full for p in named if (full := _tracked_as(p, ctx)) is not None}
     if len(tracked) < MIN_NAMED_FILES or 2 * len(tracked) < len(named):
         return EMPTY  # much of what it names is not in git: it may well be uncommitted
-    added = ctx.memo("state.added", lambda: _first_added(ctx))
-    path = max(tracked.values(), key=lambda p: (added.get(p, ("", ""))[1], p))
-    commit = added.get(path, ("", ""))[0]
+    added = arrivals(ctx)
+    path = max(tracked.values(), key=lambda p: (_first_date(added.get(p)), p))
+    commit = added[path][0].sha if path in added else ""
     fields = commit_fields(ctx, commit) if commit else {"commit": None, "date": None}
     when = f" (`{path}` added in {fields.get('short')} on {fields.get('date')})" if commit else ""
     message = (f"says its work is {status.group(0)!r}, but git has all {len(tracked)} files "
@@ -111,14 +111,9 @@ def _tracked_as(path: str, ctx: ProbeContext) -> str | None:
         if where.startswith("tracked as `") else None
 
 
-def _first_added(ctx: ProbeContext) -> dict[str, tuple[str, str]]:
-    """Path → (sha, ISO date) of the commit that first added it."""
-    out: dict[str, tuple[str, str]] = {}
-    for commit in ctx.facts.history:  # oldest first
-        for change in commit.changes:
-            if change.status[:1] in "ACR" and change.path not in out:
-                out[change.path] = (commit.info.sha, commit.info.date.isoformat())
-    return out
+def _first_date(added: tuple[CommitInfo, ...] | None) -> str:
+    """When a path first arrived (ISO), or "" when git never added it."""
+    return added[0].date.isoformat() if added else ""
 
 
 def open_claims(text: str) -> Iterator[StateClaim]:
