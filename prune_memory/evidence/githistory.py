@@ -168,7 +168,7 @@ def build_history(commits_oldest_first: Iterable[LoggedCommit], tracked: frozens
                 events.added.setdefault(change.path, seq)
     renames: dict[str, RenameFact] = {}
     deletions: dict[str, DeletionFact] = {}
-    for path in set(events.renamed_from) | set(events.deleted):
+    for path in sorted(set(events.renamed_from) | set(events.deleted)):  # not set order
         if path in tracked:
             continue
         fate = _fate(events, path, -1, tracked)

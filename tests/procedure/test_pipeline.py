@@ -124,3 +124,39 @@ def test_plan_is_deterministic(demo_memory: Path, demo_repo: Path, tmp_path: Pat
     options = PassOptions(repo=demo_repo, now=NOW, home=tmp_path)
     first = build_plan(demo_memory, options).to_json()
     assert build_plan(demo_memory, options).to_json() == first
+
+
+def test_the_plan_is_the_same_whatever_the_hash_seed(tmp_path: Path) -> None:
+    """Two processes with different string hashing write the same plan: nothing the plan
+    shows may follow the order of a set (here, which of many renamed files a pattern names
+    as its example, and which three it lists)."""
+    import subprocess
+    import sys
+
+    from tests.evidence.probes.gitbuild import GitRepo
+
+    repo = GitRepo(tmp_path / "repo")
+    names = [f"src/algo/{n}-sort.js" for n in ("bubble", "heap", "merge", "quick", "radix",
+                                                 "shell", "tim", "comb")]
+    repo.write({name: f"export const {n} = 1;\n" for n, name in enumerate(names)}).commit(
+        "start", "2026-01-01T12:00:00+00:00")
+    for name in names:
+        repo.mv(name, name.replace(".js", ".ts"))
+    repo.commit("move to TypeScript", "2026-03-01T12:00:00+00:00")
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "MEMORY.md").write_text("- [Sorts](sorts.md) — where the sorts live\n")
+    (memory / "sorts.md").write_text(
+        "---\nname: sorts\ndescription: where the sorts live\ntype: project\n---\n"
+        "Each sort is a module in `src/algo/*-sort.js`.\n")
+    plans = []
+    for seed in ("1", "2", "3"):
+        done = subprocess.run(
+            [sys.executable, "-m", "prune_memory", "plan", str(memory), "--repo",
+             str(repo.root), "--json", "--now", "2026-12-01T12:00:00Z"],
+            capture_output=True, text=True, check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed,
+                 "XDG_STATE_HOME": str(tmp_path / "state")})
+        plans.append(done.stdout)
+    assert "src/algo/*-sort.js" in plans[0]
+    assert plans[0] == plans[1] == plans[2]
