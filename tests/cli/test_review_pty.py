@@ -11,6 +11,7 @@ import io
 import os
 import re
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -49,6 +50,26 @@ def answer(child: pexpect.spawn, position: int, key: str, says: str = "") -> Non
         expect_words(child, says)
     child.expect_exact("?] ")
     child.sendline(key)
+
+
+_READ_SYSCALL = {"x86_64": "0", "aarch64": "63"}  # read(2), as /proc/<pid>/syscall gives it
+
+
+def waiting_for_input(child: pexpect.spawn) -> None:
+    """Until the child blocks reading the terminal. A Ctrl-C that lands after the prompt is
+    printed but before that read begins is only acted on at the next key (Python's input()
+    cannot see it), which a loaded machine makes likely: the interrupt is sent once the read
+    is under way. Where /proc cannot tell, it goes on at once."""
+    number = _READ_SYSCALL.get(os.uname().machine)
+    status = Path(f"/proc/{child.pid}/syscall")
+    for _poll in range(6000):  # pexpect's own 60 s, at most
+        try:
+            fields = status.read_text().split()
+        except OSError:
+            return
+        if number is None or fields[:2] == [number, "0x0"]:
+            return
+        time.sleep(0.01)
 
 
 def expect_words(child: pexpect.spawn, text: str) -> None:
@@ -140,6 +161,7 @@ def test_ctrl_c_and_ctrl_d_save_the_review(demo_memory: Path, demo_repo: Path,
     answer(child, 1, "keep")
     child.expect_exact(f"[2/{TOTAL}, ")
     child.expect_exact("?] ")
+    waiting_for_input(child)
     child.sendintr()
     child.expect_exact("saved")
     finish(child)
