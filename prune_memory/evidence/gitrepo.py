@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -55,6 +56,10 @@ from prune_memory.evidence.manifests import (
 __all__ = ["COMMIT_MARK", "FIELD_MARK", "Change", "CommitInfo", "DeletionFact", "LoggedCommit",
            "ManifestVersion", "RenameFact", "RenameHop", "RepoFacts", "TagInfo", "is_manifest",
            "read_repo_facts"]
+
+# Files above this size are not compared for moves with edits (see _with_edited_moves).
+RENAME_MAX_BYTES = 1 << 20
+
 
 @dataclass(frozen=True)
 class TagInfo:
@@ -136,16 +141,19 @@ def _read(repo: git.Repo, root: Path) -> RepoFacts:
     tracked = frozenset(p for p in repo.git.ls_files("-z").split("\0") if p)
     directories = frozenset(d for p in tracked for d in parents(p))
     partial = _promised(repo)
-    try:
-        raw_log = _log(repo)
-    except git.GitCommandError as err:
-        if not missing_objects(err):
-            raise
-        # Old contents are missing: exact renames need only the tree, so read those.
-        raw_log, partial = _log(repo, exact=True), True
-    tags = _tags(repo)
-    calls = 4 + partial
+    raw_log = _log(repo)
     commits = parse_log(raw_log) if raw_log is not None else []
+    calls = 4
+    if not partial:
+        try:
+            commits, extra = _with_edited_moves(repo, commits)
+            calls += extra
+        except git.GitCommandError as err:
+            if not missing_objects(err):
+                raise
+            # Old contents are missing: exact renames need only the tree, so keep those.
+            partial, calls = True, calls + 1
+    tags = _tags(repo)
     oldest_first = list(reversed(commits))
     history = build_history(oldest_first, tracked, exact_only=partial)
     manifests, manifest_calls = manifest_history(repo, oldest_first)
@@ -168,12 +176,12 @@ def _read(repo: git.Repo, root: Path) -> RepoFacts:
     )
 
 
-def _log(repo: git.Repo, *, exact: bool = False) -> str | None:
-    """The whole history in one pass; None for a repository with no commits yet. `exact`
-    pairs only renames of unchanged files, which needs no file contents."""
+def _log(repo: git.Repo) -> str | None:
+    """The whole history in one pass, pairing only renames of unchanged files, which needs
+    no file contents; None for a repository with no commits yet."""
     try:
         # --root and --no-show-signature pin what a user's log.* settings could change.
-        return str(repo.git.log("-z", "-M100%" if exact else "-M", f"-l{RENAME_LIMIT}",
+        return str(repo.git.log("-z", "-M100%", f"-l{RENAME_LIMIT}",
                                 "--name-status", *NO_PROGRAMS,
                                 "--topo-order", "--no-color", "--root", "--no-show-signature",
                                 f"--format={LOG_FORMAT}"))
@@ -182,6 +190,55 @@ def _log(repo: git.Repo, *, exact: bool = False) -> str | None:
                 err.stderr):
             return None
         raise
+
+
+def _with_edited_moves(repo: git.Repo, commits: list[LoggedCommit],
+                       ) -> tuple[list[LoggedCommit], int]:
+    """Pair moves with edits, which git finds only by comparing contents, and only in the
+    commits that still both add and delete a file after the exact pass. Files over
+    RENAME_MAX_BYTES (committed builds, media) are left out of the comparison: reading them
+    cost seconds per commit, and a memory cites source, not a 40 MB .dll. Returns the
+    commits and the git processes spent (a fixed two, or none)."""
+    wanted = [c for c in commits if _adds_and_deletes(c)]
+    if not wanted:
+        return commits, 0
+    big: set[str] = set()
+    for commit in wanted:
+        for change in commit.changes:
+            if change.status in "AD":
+                ref = f"{commit.info.sha}{'^' if change.status == 'D' else ''}:{change.path}"
+                try:
+                    _sha, _kind, size = repo.git.get_object_header(ref)
+                except ValueError:
+                    continue
+                if size > RENAME_MAX_BYTES:
+                    big.add(change.path)
+    # Commits and paths go on stdin: thousands of them would not fit on a command line.
+    asked = [c.info.sha for c in wanted] + ["--", ":(top)"] + [
+        f":(top,literal,exclude){path}" for path in sorted(big) if "\n" not in path]
+    with tempfile.TemporaryFile() as stdin:
+        stdin.write(("\n".join(asked) + "\n").encode("utf-8", "surrogateescape"))
+        stdin.seek(0)
+        raw = str(repo.git.log(
+            "-z", "--stdin", "--no-walk=unsorted", "-M", f"-l{RENAME_LIMIT}", "--name-status",
+            *NO_PROGRAMS, "--no-color", "--no-show-signature", f"--format={LOG_FORMAT}",
+            istream=stdin))
+    paired = {c.info.sha: c for c in parse_log(raw)}
+    out: list[LoggedCommit] = []
+    for commit in commits:
+        again = paired.get(commit.info.sha)
+        if again is None:
+            out.append(commit)
+            continue
+        left_out = tuple(c for c in commit.changes if c.path in big or (
+            c.old_path is not None and c.old_path in big))
+        out.append(LoggedCommit(commit.info, again.changes + left_out))
+    return out, 2
+
+
+def _adds_and_deletes(commit: LoggedCommit) -> bool:
+    statuses = {change.status for change in commit.changes}
+    return "A" in statuses and "D" in statuses
 
 
 def _promised(repo: git.Repo) -> bool:

@@ -38,6 +38,25 @@ def test_rename_chain_resolves_to_the_current_path(repo: GitRepo) -> None:
     assert "src/a.py" not in facts.deletions and "src/b.py" not in facts.deletions
 
 
+def test_a_move_with_an_edit_is_paired_but_a_big_file_is_not_compared(
+        repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Moves with edits are found by content in the commits that still add and delete;
+    a file over RENAME_MAX_BYTES is left out of that comparison (a committed build)."""
+    monkeypatch.setattr("prune_memory.evidence.gitrepo.RENAME_MAX_BYTES", 4096)
+    body = "".join(f"line {n} of a module that moves\n" for n in range(40))
+    blob = "".join(f"row {n} of a large generated file\n" for n in range(400))
+    repo.write({"src/a.py": body, "bin/app.dat": blob, "keep.txt": "x\n"}).commit("add")
+    repo.mv("src/a.py", "lib/a.py").mv("bin/app.dat", "out/app.dat")
+    moved = repo.write({"lib/a.py": body + "one edit\n",
+                        "out/app.dat": blob + "one edit\n"}).commit("move both, edit both")
+    facts = read_repo_facts(repo.root)
+    assert facts.renames["src/a.py"].current == "lib/a.py"
+    assert facts.renames["src/a.py"].sha == moved
+    assert "bin/app.dat" not in facts.renames
+    assert facts.deletions["bin/app.dat"].sha == moved
+    assert facts.git_calls == 4 + 2  # the exact pass, then one more log and one cat-file
+
+
 def test_renamed_then_deleted_is_never_called_a_plain_deletion(repo: GitRepo) -> None:
     repo.write({"a.txt": "some text that git can follow\n" * 4}).commit("add")
     repo.mv("a.txt", "b.txt").commit("rename")
