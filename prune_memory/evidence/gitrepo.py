@@ -152,7 +152,7 @@ def _read(repo: git.Repo, root: Path) -> RepoFacts:
             if not missing_objects(err):
                 raise
             # Old contents are missing: exact renames need only the tree, so keep those.
-            partial, calls = True, calls + 1
+            partial, calls = True, calls + 2  # the size lookups and the log that failed
     tags = _tags(repo)
     oldest_first = list(reversed(commits))
     history = build_history(oldest_first, tracked, exact_only=partial)
