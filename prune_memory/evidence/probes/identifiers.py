@@ -51,6 +51,7 @@ from prune_memory.model import Entry, FindingCode
 KIND = "identifier"
 _CODE = re.compile(r"`([^`\n]{2,120})`")
 _PART = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_FENCED = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*\n(.*?)^[ \t]*(?:```|~~~)", re.MULTILINE | re.DOTALL)
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DECLARED = re.compile(r"(?:export\s+)?(?:const|let|var|def|class|function|fn|func|type|"
                        r"interface|enum|struct|trait|val)\s+([A-Za-z_][A-Za-z0-9_]{2,})\b")
@@ -82,12 +83,35 @@ def names_in(text: str) -> list[str]:
         if declared := _DECLARED.match(span):
             out[declared.group(1)] = None  # `const FIRST = 0` names FIRST, however short
             continue
-        if "/" in span or " " in span.strip("()") or _looks_like_file(span):
+        if " " in span.strip("()"):
+            _shaped_names(span, out)  # a command or a statement: only names shaped as code
+            continue
+        if "/" in span or _looks_like_file(span):
             continue
         called = span.endswith(")")
         for part in _PART.findall(span.split("(", 1)[0]):
             if _distinctive(part, called=called and span.split("(", 1)[0].endswith(part)):
                 out[part] = None
+    return list(out)
+
+
+def _shaped_names(code: str, out: dict[str, None]) -> None:
+    """Names in a line of code or a command that no prose word is shaped like: snake_case
+    or camelCase (`npx convex run users:_setPlan '{…}'` names `_setPlan`)."""
+    for piece in code.split():
+        if "/" in piece or "\\" in piece or _looks_like_file(piece):
+            continue
+        for part in _PART.findall(piece):
+            if _distinctive(part, called=False):
+                out.setdefault(part, None)
+
+
+def fenced_names(text: str) -> list[str]:
+    """The code names shaped as code in the lines of a memory's fenced blocks."""
+    out: dict[str, None] = {}
+    for block in _FENCED.findall(text):
+        for line in block.splitlines():
+            _shaped_names(line, out)
     return list(out)
 
 
@@ -352,7 +376,7 @@ def _names_by_entry(ctx: ProbeContext) -> dict[str, tuple[str, ...]]:
         if entry.memory_type == "superseded":
             continue
         gone_clauses = _gone_clauses(entry)
-        names = [n for n in names_in(entry.text)
+        names = [n for n in dict.fromkeys([*names_in(entry.text), *fenced_names(entry.text)])
                  if not any(n in clause for clause in gone_clauses)]
         if names and total < MAX_NAMES:
             out[entry.file] = tuple(names)

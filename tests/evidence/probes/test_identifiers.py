@@ -119,6 +119,21 @@ def test_the_names_a_memory_gives() -> None:
                               "Tick"]
 
 
+def test_a_command_or_statement_names_only_what_is_shaped_as_code() -> None:
+    text = ("Run `npx convex run users:_resetPlan '{\"userId\": 1}'` or `make lint now`; "
+            "then `result = load_config(path)`.")
+    assert names_in(text) == ["_resetPlan", "userId", "load_config"]
+
+
+def test_a_helper_called_in_a_fenced_command_is_drift_when_deleted(repo: GitRepo) -> None:
+    later(repo)
+    body = "Open the vault by hand:\n\n```bash\npython -c 'ensure_vault_password(\".\")'\n```\n"
+    report = run(repo, entry("a.md", body, written=WRITTEN))
+    (found,) = report.findings["a.md"]
+    assert found.evidence["claim"] == "ensure_vault_password"
+    assert "removed it from app/settings.py" in found.message
+
+
 def test_git_processes_do_not_grow_with_the_memories(repo: GitRepo,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     from tests.procedure.test_staleness import count_git_processes
