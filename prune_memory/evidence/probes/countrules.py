@@ -20,12 +20,17 @@ DIR = r"(?:\./)?[\w.-]+(?:/[\w.-]+)*"
 TOTAL_CUE = (r"(?:has|have|contains?|holds?|there\s+are|across|totals?|totalling)\s+"
              r"(?:about\s+|around\s+|roughly\s+|~\s*)?")
 
+NAMED_NOUNS = ("file", "packages", "skills", "plugins", "modules", "workspaces", "crates", "agents")
 CUE_WORDS = ("has", "have", "contain", "hold", "there are", "across", "total")
-NAMED_FILES = re.compile(rf"(?<![\w.])(?P<n>{NUMBER})\s+`?(?P<name>{FILE_NAME})`?\s+files?\b",
+# "12 SKILL.md files", "21 SKILL.md packages": nouns that each file stands for one of (not
+# "3 package.json scripts", which counts inside one file)
+NAMED_FILES = re.compile(rf"(?<![\w.])(?P<n>{NUMBER})\s+`?(?P<name>{FILE_NAME})`?\s+"
+                         rf"(?P<noun>files?|{'|'.join(NAMED_NOUNS[1:])})\b",
                          re.IGNORECASE)
 SCOPE_BEFORE = re.compile(rf"`?(?P<dir>{DIR})/`?\s+(?:has|contains|holds)\s+"
                           r"(?:about\s+|around\s+|~\s*)?$")
-SCOPE_AFTER = re.compile(rf"^\s+(?:in|under|below)\s+`?(?P<dir>{DIR})/`?")
+SCOPE_AFTER = re.compile(rf"^\s+(?:(?:live|lives|sit|sits|are|exist)\s+)?(?:in|under|below)\s+"
+                         rf"`?(?P<dir>{DIR})/`?")
 DIR_FILES = re.compile(
     rf"`?(?P<dir>{DIR})/`?\s+(?:has|contains|holds)\s+(?P<n>{NUMBER})\s+"
     r"(?:(?P<kind>\.?[A-Za-z]\w*)\s+)?(?P<noun>files|(?:sub)?directories|(?:sub)?folders|dirs)\b",
@@ -81,9 +86,11 @@ def builtin_claims(text: str) -> Iterator[CountClaim]:
     """Claims the built-in rules recognise (directory nouns are checked later, with the tree)."""
     low = text.lower()
     # Cheap word checks first: most memories state no count, and the patterns are costly.
-    if "file" in low:
+    if any(noun in low for noun in NAMED_NOUNS):
         for match in NAMED_FILES.finditer(text):
             scope = _scope(text, match.start(), match.end())
+            if not scope and not match.group("noun").lower().startswith("file"):
+                continue  # "the 21 SKILL.md packages" of one folder, not of the whole repo
             yield _claim(match, CountSpec("basename", scope, (match.group("name"),)))
     if "/" in low and any(verb in low for verb in ("has", "contains", "holds")):
         yield from _directory_claims(text)

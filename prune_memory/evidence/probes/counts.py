@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from prune_memory.evidence.probes.base import (
     EMPTY,
@@ -13,8 +14,14 @@ from prune_memory.evidence.probes.base import (
     Verdict,
     flag,
 )
-from prune_memory.evidence.probes.countrules import CountClaim, builtin_claims, user_claims
+from prune_memory.evidence.probes.countrules import (
+    CountClaim,
+    CountSpec,
+    builtin_claims,
+    user_claims,
+)
 from prune_memory.evidence.probes.evidence import commit_fields, said, subject_note
+from prune_memory.evidence.probes.pathfacts import suffixes, unique
 from prune_memory.evidence.probes.recount import last_change, recount, tree_index
 from prune_memory.model import Entry, FindingCode
 
@@ -64,13 +71,14 @@ def _check(claim: CountClaim, ctx: ProbeContext) -> ProbeResult:
             return EMPTY
         return _claim(claim, Verdict.UNVERIFIABLE, "no git repository to check against")
     tree = tree_index(ctx)
-    counted = ctx.memo(f"count.{claim.spec!r}", lambda: recount(facts, tree, claim.spec))
+    spec = _placed(claim.spec, ctx)
+    counted = ctx.memo(f"count.{spec!r}", lambda: recount(facts, tree, spec))
     if counted is None:
         return EMPTY
     note = f"{counted.total}: {counted.how}"
     if counted.total == claim.number:
         return _claim(claim, Verdict.CONFIRMED, note)
-    change = ctx.memo(f"count-change.{claim.spec!r}", lambda: last_change(facts, tree, counted))
+    change = ctx.memo(f"count-change.{spec!r}", lambda: last_change(facts, tree, counted))
     commit = change[0] if change else (facts.commits[0].sha if facts.commits else None)
     since = f"; it last changed from {change[1]} to {change[2]}" if change else ""
     where = f" in {commit[:7]}{subject_note(ctx, commit)}" if change and commit else ""
@@ -81,6 +89,17 @@ def _check(claim: CountClaim, ctx: ProbeContext) -> ProbeResult:
     fix = Correction(claim.phrase, _renumber(claim, counted.total))
     return ProbeResult((Claim(KIND, claim.phrase, Verdict.CONTRADICTED, note),),
                        (flag(FindingCode.COUNT_DRIFT, message, evidence, fix),))
+
+
+def _placed(spec: CountSpec, ctx: ProbeContext) -> CountSpec:
+    """The count's directory as the repo holds it: `agent/skills/` is `app/agent/skills/`
+    when that is the one tracked directory ending so."""
+    directories = ctx.facts.directories
+    if not spec.scope or spec.scope in directories:
+        return spec
+    full = unique(suffixes(ctx, "tracked", lambda: [*ctx.facts.tracked, *directories])
+                  .get(spec.scope, ()))
+    return replace(spec, scope=full) if full in directories else spec
 
 
 def _renumber(claim: CountClaim, actual: int) -> str:

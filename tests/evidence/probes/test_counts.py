@@ -48,6 +48,18 @@ def test_drifted_count_gives_the_true_number_how_and_when(repo: GitRepo) -> None
     assert finding.proposed_text == "skills/ has 7 SKILL.md files, one per workflow.\n"
 
 
+def test_files_counted_as_what_they_stand_for_under_a_tail_of_their_directory(
+        repo: GitRepo) -> None:
+    """A monorepo's memory drops the app folder: `ops/` is the one tracked `skills/ops/`."""
+    (finding,) = run(repo, "4 SKILL.md skills live under `ops/`.\n").findings["a.md"]
+    assert finding.evidence["repo_says"] == 3
+    assert finding.evidence["counted"] == "tracked files named `SKILL.md` under `skills/ops/`"
+    # the same noun with no folder is one folder's figure, not the whole repo's
+    assert run(repo, "the 4 SKILL.md skills of the ops team\n").claims["a.md"] == ()
+    # a number of things inside one file is no count of files
+    assert run(repo, "the 4 SKILL.md sections under `ops/`\n").claims["a.md"] == ()
+
+
 def test_directory_file_counts_and_languages(repo: GitRepo) -> None:
     report = run(repo, "tests/ contains 2 Python files. tests/ has 3 files.\n")
     assert [c.verdict for c in report.claims["a.md"]] == [Verdict.CONFIRMED] * 2
