@@ -18,6 +18,7 @@ from prune_memory.procedure.repairs import LEAVING, propose_repairs, within_load
 from prune_memory.procedure.rules import DRIFT
 from prune_memory.procedure.staleness import StalenessReport
 from prune_memory.secrets.mask import mask_text
+from prune_memory.store.index import index_entry_id, index_line_number
 from prune_memory.store.pruninglog import ProtectedItem
 
 
@@ -69,6 +70,7 @@ def assemble_plan(memdir: MemoryDir, options: PassOptions,
                                             staleness.checked(ev.entry.file), memdir),
                                  flagged or {})
                     for ev, decay in evidence)
+    entries = follow_parents(entries, memdir)
     leaving = frozenset(e.file for e in entries if e.action in LEAVING)
     repairs, held = within_load_cap(memdir, propose_repairs(memdir, reach, entries))
     reachability = {**reach.to_json(), "repairs": repairs, "held_repairs": held,
@@ -79,6 +81,42 @@ def assemble_plan(memdir: MemoryDir, options: PassOptions,
         reachability=reachability, errors=tuple(e.to_json() for e in memdir.errors),
         notes=_notes(staleness) + rebuild_advice(entries),
     )
+
+
+def follow_parents(entries: Sequence[PlanEntry], memdir: MemoryDir) -> tuple[PlanEntry, ...]:
+    """A sub-bullet the plan would keep leaves with the fact it hangs under, by the same
+    evidence and the same hand (the parent's counter-memory, if any, speaks for both):
+    "- cycle 148 status" withdrawn takes "  - 7 open issues" with it."""
+    index = memdir.index
+    if index is None:
+        return tuple(entries)
+    parent_of = {ln.number: ln.parent for ln in index.lines}
+    decided = {e.file: e for e in entries}
+    for file in sorted(decided, key=lambda f: index_line_number(f) or 0):
+        child, number = decided[file], index_line_number(file)
+        if number is None or child.action is not Action.KEEP or child.protected:
+            continue
+        up = parent_of.get(number)
+        while up is not None and index_entry_id(up, index.file) not in decided:
+            up = parent_of.get(up)
+        parent = decided.get(index_entry_id(up, index.file)) if up is not None else None
+        if parent is None or not _leaves(parent):
+            continue
+        decided[file] = replace(
+            child, action=_one(parent.action) or parent.action, rule=parent.rule,
+            reason=f"hangs under {parent.file}, which leaves: {parent.reason}",
+            related=(parent.file,), suggested_action=_one(parent.suggested_action),
+            evidence_class=parent.evidence_class, strength=parent.strength)
+    return tuple(decided[e.file] for e in entries)
+
+
+def _leaves(entry: PlanEntry) -> bool:
+    return entry.action in LEAVING or (entry.action is Action.REVIEW
+                                       and entry.suggested_action in LEAVING)
+
+
+def _one(action: Action | None) -> Action | None:
+    return Action.WITHDRAW if action is Action.WITHDRAW_INOCULATE else action
 
 
 def _index_json(memdir: MemoryDir, reach: Reachability) -> JSON:

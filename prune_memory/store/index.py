@@ -7,8 +7,9 @@ markdown parser (`plain_structure`), and `linking_lines` finds the lines that li
 one line at a time, fast enough to run before every step of a batch; property tests hold
 both to the reference. A line that opens with a link to a memory is a pointer; any other
 list item, paragraph line or table row states something itself and is an inline fact,
-named `MEMORY.md#L<n>`. Lines indented under an item belong to that item. Its edits live
-in `index_edit.py`."""
+named `MEMORY.md#L<n>`. A wrapped line belongs to its item; a nested item is a fact of its
+own, except under a pointer, whose sub-items travel with it. Its edits live in
+`index_edit.py`."""
 
 from __future__ import annotations
 
@@ -211,12 +212,17 @@ def root_item(line: IndexLine, by_number: dict[int, IndexLine]) -> IndexLine:
 
 
 def inline_facts(index: Index, mtime: dt.datetime) -> list[Entry]:
-    """Every line of the index that states something itself, with the lines under it."""
+    """Every item of the index that states something itself, with its wrapped lines. A
+    nested item is a fact of its own, as Claude Code reads each line; under a pointer it
+    belongs to that pointer and leaves with it."""
     by_number = {ln.number: ln for ln in index.lines}
     groups: dict[int, list[IndexLine]] = {}
     for line in index.lines:
-        head = root_item(line, by_number)
-        if head.block in _FACT_BLOCKS and not is_pointer(head) and line.text.strip():
+        if is_pointer(root_item(line, by_number)) or not line.text.strip():
+            continue
+        head = line if line.block is not Block.ITEM_MORE or line.parent is None \
+            else by_number.get(line.parent, line)
+        if head.block in _FACT_BLOCKS and not is_pointer(head):
             groups.setdefault(head.number, []).append(line)
     facts = [_fact(index, lines, mtime) for _, lines in sorted(groups.items())]
     return [fact for fact in facts if fact.body]

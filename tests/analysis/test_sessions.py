@@ -96,7 +96,7 @@ SESSIONS = """# Project memory
 
 def test_facts_under_a_dated_session_heading_are_that_sessions_log(tmp_path: Path) -> None:
     found = _index(tmp_path, SESSIONS)
-    assert sorted(found) == ["MEMORY.md#L10", "MEMORY.md#L9"]
+    assert sorted(found) == ["MEMORY.md#L10", "MEMORY.md#L11", "MEMORY.md#L9"]  # L11 nested
     (log,) = found["MEMORY.md#L10"]
     assert log.evidence["kind"] == "session-log"  # type: ignore[attr-defined]
     assert "Previous Session (2026-04-21, cycle 148)" in log.message  # type: ignore[attr-defined]

@@ -292,16 +292,21 @@ def test_a_path_said_to_be_gitignored_that_git_tracks(planner: Planner, repo: Gi
     assert "published with the repo" in messages(planned)
 
 
-def test_a_fact_with_sub_bullets_is_never_changed_for_you(planner: Planner,
-                                                          repo: GitRepo) -> None:
+def test_a_fact_wrapped_over_several_lines_is_never_changed_for_you(planner: Planner,
+                                                                    repo: GitRepo) -> None:
     """The engine moves one index line at a time: a fact spanning several lines waits for a
-    person even when its evidence class would act alone."""
+    person even when its evidence class would act alone. A sub-bullet is a fact of its own,
+    so the line above it is corrected alone."""
     repo.write({"util.py": "".join(f"x{n} = {n}\n" for n in range(40))}).commit("grow util")
     plan = planner({"MEMORY.md": "# Code map\n- `util.py` (20 lines) — helpers\n"
-                                 "  - formatting and parsing\n"})
+                                 "  for formatting and parsing\n"})
     fact = entry_of(plan, "MEMORY.md#L2")
     assert (fact.action, fact.suggested_action) == (Action.REVIEW, Action.UPDATE)
     assert fact.evidence_class == "line-count-drift"
+    plan = planner({"MEMORY.md": "# Code map\n- `util.py` (20 lines) — helpers\n"
+                                 "  - formatting and parsing\n"})
+    assert entry_of(plan, "MEMORY.md#L2").action is Action.UPDATE
+    assert entry_of(plan, "MEMORY.md#L3").action is Action.KEEP  # an update takes nothing along
 
 
 def test_frontmatter_that_is_no_yaml_is_read_and_says_so(planner: Planner, repo: GitRepo) -> None:
@@ -312,3 +317,18 @@ def test_frontmatter_that_is_no_yaml_is_read_and_says_so(planner: Planner, repo:
     assert entry.name == "[unclosed" and entry.memory_type == "project"
     (found,) = [f for f in entry.findings if f.code.value == "malformed"]
     assert "not valid YAML" in found.message and found.evidence["kind"] == "lenient-frontmatter"
+
+
+def test_a_sub_bullet_leaves_with_the_fact_it_hangs_under(planner: Planner,
+                                                          repo: GitRepo) -> None:
+    """Each line is a fact, as Claude Code reads it; one that only details a withdrawn
+    parent goes with it, on the parent's evidence. A sibling item stays."""
+    repo.write({"app.py": "x\n", "tracker/cli.py": "def main():\n    pass\n"}).commit("start")
+    repo.rm("tracker/cli.py").commit("drop the tracker", date="2026-03-01T12:00:00+00:00")
+    plan = planner({"MEMORY.md": "# Memory\n\n## Tracker\n- `tracker/` — the Python tracker\n"
+                                 "  - runs nightly from cron\n- Tags are signed\n"})
+    parent, child = entry_of(plan, "MEMORY.md#L4"), entry_of(plan, "MEMORY.md#L5")
+    assert parent.suggested_action is Action.WITHDRAW
+    assert (child.action, child.suggested_action) == (parent.action, Action.WITHDRAW)
+    assert child.related == ("MEMORY.md#L4",) and "hangs under MEMORY.md#L4" in child.reason
+    assert entry_of(plan, "MEMORY.md#L6").action is Action.KEEP

@@ -61,10 +61,12 @@ def test_an_inline_knowledge_base_index_with_sub_bullets(tmp_path: Path) -> None
         "| host | role |\n|---|---|\n| alpha | cache |\n"),
         "topic.md": "---\nname: topic\ndescription: t\ntype: project\n---\nBody.\n"})
     facts = {e.file: e for e in load_memory_dir(root).entries if e.file.startswith("MEMORY")}
-    assert set(facts) == {"MEMORY.md#L3", "MEMORY.md#L5", "MEMORY.md#L13"}
-    build = facts["MEMORY.md#L5"]
-    assert build.index_lines == (5, 6, 7)  # the sub-bullets are part of their parent
-    assert "signing key" in build.body and "clean tree" in build.body
+    # each sub-bullet is a fact of its own, as Claude Code reads each line; the pointer's
+    # detail travels with the pointer
+    assert set(facts) == {"MEMORY.md#L3", "MEMORY.md#L5", "MEMORY.md#L6", "MEMORY.md#L7",
+                          "MEMORY.md#L13"}
+    assert facts["MEMORY.md#L5"].index_lines == (5,)
+    assert facts["MEMORY.md#L6"].body == "it needs the signing key loaded first"
     assert facts["MEMORY.md#L13"].body == "alpha | cache"
 
 

@@ -1,20 +1,18 @@
 """name-drift of code: functions, classes, constants and keys a memory names that the code
 no longer holds, with the commit that took them out and, where it has one, their successor.
 
-A name the code holds now confirms the claim. A name it does not hold proves nothing by
-itself (it may be a library's, another repo's, or not written yet); it is stale only when
-history shows the code held it when the memory was last written and a later commit
-removed it. Where that commit put a new name in its place on the same lines, the memory's
-text is corrected to it. A name still in the code can have left the file the memory puts
-it in ("`Layout.jsx`: add the page to `NAV_ITEMS`" after `NAV_ITEMS` moved to its own
-module): that too is drift, proved the same way from that file's history.
+A name the code holds confirms the claim; one it lacks proves nothing by itself (a
+library's, another repo's, not yet written) unless history shows the code held it when the
+memory was last written and a later commit removed it. Where that commit put a new name on
+the same lines, the memory is corrected to it. A name still in the code can have left the
+file the memory puts it in (`NAV_ITEMS` moved out of `Layout.jsx`): drift, proved the same
+way from that file's history.
 
-The cost does not grow with the number of memories: the work tree's source files are read
-once for the names they hold; only for names they lack, one `git grep` of the tree as it
-was when the oldest memory naming them was written (in just the files changed since), one
-`git log -G` of those files since then, and one `git grep -l` of the whole tree, so that a
-name that moved into a data file is not called gone. Names that left their file ride on
-the same log (their files added to it) and the same `git grep -l` (where they are now).
+The cost does not grow with the memories: the source files are read once; only for names
+they lack, one `git grep` of the tree as it was when the oldest memory naming them was
+written (in the files changed since), one `git log -G` of those files, and one `git grep -l`
+of the whole tree (a name that moved into a data file is not gone). Names that left their
+file ride on the same log and the same `git grep -l`.
 """
 
 from __future__ import annotations
@@ -92,27 +90,19 @@ def names_in(text: str) -> list[str]:
         for part in _PART.findall(span.split("(", 1)[0]):
             if _distinctive(part, called=called and span.split("(", 1)[0].endswith(part)):
                 out[part] = None
+    for block in _FENCED.findall(text):  # a fenced block's lines, as commands
+        _shaped_names(block, out)
     return list(out)
 
 
 def _shaped_names(code: str, out: dict[str, None]) -> None:
-    """Names in a line of code or a command that no prose word is shaped like: snake_case
-    or camelCase (`npx convex run users:_setPlan '{…}'` names `_setPlan`)."""
+    """Names in code or a command shaped as no prose word is (snake_case, camelCase)."""
     for piece in code.split():
         if "/" in piece or "\\" in piece or _looks_like_file(piece):
             continue
         for part in _PART.findall(piece):
             if _distinctive(part, called=False):
                 out.setdefault(part, None)
-
-
-def fenced_names(text: str) -> list[str]:
-    """The code names shaped as code in the lines of a memory's fenced blocks."""
-    out: dict[str, None] = {}
-    for block in _FENCED.findall(text):
-        for line in block.splitlines():
-            _shaped_names(line, out)
-    return list(out)
 
 
 def _looks_like_file(span: str) -> bool:
@@ -140,8 +130,7 @@ class Removal:
     date: datetime
     path: str
     successor: str | None
-    # Set when the name left only this file: the source files that hold it now, and
-    # whether only its definition left (the file still uses it).
+    # when only this file lost it: the files holding it now; whether only its definition left
     now_in: tuple[str, ...] | None = None
     definition: bool = False
 
@@ -265,7 +254,7 @@ def _departure_candidates(ctx: ProbeContext, names: Mapping[str, Sequence[str]],
             if home not in texts:
                 texts[home] = _read_source(root / home)
             data = texts[home]
-            if data is not None and (not _holds(data, name) or _imports(data, name)):
+            if data is not None and (not _holds(data, name) or _import_of(name).search(data)):
                 wanted[(file, name)] = home
     return wanted, texts
 
@@ -325,10 +314,6 @@ def _import_of(name: str) -> re.Pattern[bytes]:
                       re.MULTILINE)
 
 
-def _imports(data: bytes, name: str) -> bool:
-    return _import_of(name).search(data) is not None
-
-
 def _declares(data: bytes, name: str) -> bool:
     return _declaration(name).search(data) is not None
 
@@ -376,7 +361,7 @@ def _names_by_entry(ctx: ProbeContext) -> dict[str, tuple[str, ...]]:
         if entry.memory_type == "superseded":
             continue
         gone_clauses = _gone_clauses(entry)
-        names = [n for n in dict.fromkeys([*names_in(entry.text), *fenced_names(entry.text)])
+        names = [n for n in names_in(entry.text)
                  if not any(n in clause for clause in gone_clauses)]
         if names and total < MAX_NAMES:
             out[entry.file] = tuple(names)
@@ -519,22 +504,17 @@ def _removals(log: Sequence[Patch], wanted: frozenset[str]) -> dict[str, Removal
     """The newest commit removing each name, from `git log -G -p -U0` output (newest
     first), and the name that took its place on the same lines, when one did."""
     out: dict[str, Removal] = {}
-    for _name, _path, _date, removal in _change_log(log, wanted):
-        if removal is not None:
-            out.setdefault(removal.name, removal)
-    return out
-
-
-def _change_log(log: Sequence[Patch], wanted: frozenset[str]
-                ) -> Iterator[tuple[str, str, datetime, Removal | None]]:
-    """(name, path, date, its removal) for each commit that took a wanted name out of a file
-    or (removal None) put it in, in the log's order (newest first)."""
     for patch in log:
-        yield from _name_changes(patch, wanted)
+        for _name, _path, _date, removal in _name_changes(patch, wanted):
+            if removal is not None:
+                out.setdefault(removal.name, removal)
+    return out
 
 
 def _name_changes(patch: Patch, wanted: frozenset[str]
                   ) -> Iterator[tuple[str, str, datetime, Removal | None]]:
+    """(name, path, date, its removal) for each wanted name the patch took out of its file
+    or (removal None) put in."""
     for name in sorted((patch.was & wanted) - patch.still):
         yield name, patch.path, patch.date, Removal(
             name, patch.short, patch.date, patch.path,
@@ -557,8 +537,8 @@ class Patch:
     still: frozenset[str]
 
 
-def _words(lines: list[str]) -> frozenset[str]:
-    return frozenset(_WORD.findall("\n".join(lines)))  # one scan, not one per line
+def _words(lines: list[str]) -> frozenset[str]:  # one scan, not one per line
+    return frozenset(_WORD.findall("\n".join(lines)))
 
 
 def _patches(log: str) -> list[Patch]:
