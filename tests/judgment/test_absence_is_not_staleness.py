@@ -40,6 +40,18 @@ def test_a_file_taken_out_of_git_only_is_not_deleted(planner: Planner, repo: Git
     assert planned.action is Action.KEEP, messages(planned)
 
 
+def test_a_cleanup_that_also_touches_gitignore_still_deletes(planner: Planner,
+                                                              repo: GitRepo) -> None:
+    """Mentioning .gitignore untracks only what it now ignores: the rest was deleted."""
+    repo.write({".gitignore": ".env\n", "tracker/server.py": "x\n", "app.py": "x\n"})
+    repo.commit("start")
+    repo.rm("tracker/server.py").write({".gitignore": "node_modules/\n"})
+    repo.commit("chore: remove the old server\n\n- drop the unused .env entry from .gitignore")
+    planned = entry_of(planner({"tools.md": memory_file(
+        "tools", "The tracker's API is served by `tracker/server.py`.")}), "tools.md")
+    assert planned.action is not Action.KEEP and "was deleted in" in messages(planned)
+
+
 def test_uncommitted_work_on_disk_is_present(planner: Planner, repo: GitRepo) -> None:
     repo.write({"app.py": "x\n"}).commit("start")
     repo.write({"src/abilities/dash.cs": "class Dash {}\n"})  # written, not committed

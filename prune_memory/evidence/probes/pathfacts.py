@@ -110,20 +110,26 @@ def _gone_everywhere(path: str, ctx: ProbeContext) -> DeletionFact | None:
 
 
 _UNTRACKING = re.compile(
-    r"gitignore|untrack|stop tracking|from (?:git|the repo(?:sitory)?|version control|tracking)"
+    r"untrack|stop tracking|from (?:git|the repo(?:sitory)?|version control|tracking)"
     r"|rm --cached|local[- ]only|exclude .{0,40} from|do not commit|don't commit",
     re.IGNORECASE)
+_IGNORING = re.compile(r"gitignore", re.IGNORECASE)
 
 
 def untracked_only(found: Fate, ctx: ProbeContext) -> bool:
     """The "deletion" only took the file out of git (its commit says so): it may well
-    still be on the user's disk, so it proves nothing about the file."""
+    still be on the user's disk, so it proves nothing about the file. A commit that only
+    mentions .gitignore ("drop an unused entry from .gitignore") untracks what the ignore
+    rules cover now, no more."""
     deletion = found if isinstance(found, DeletionFact) else found.deleted
     if deletion is None:
         return False
     commit = next((c for c in ctx.facts.commits
                    if c.sha == deletion.sha or c.short == deletion.commit), None)
-    return commit is not None and _UNTRACKING.search(commit.message) is not None
+    if commit is None:
+        return False
+    return _UNTRACKING.search(commit.message) is not None or (
+        _IGNORING.search(commit.message) is not None and ignored(deletion.path, ctx))
 
 
 def suffixes(ctx: ProbeContext, key: str, paths: Callable[[], Iterable[str]], *,
