@@ -73,8 +73,8 @@ _TOKEN = re.compile(rb"[A-Za-z_][A-Za-z0-9_]{3,}")
 
 def names_in(text: str) -> list[str]:
     """The code names in `text`'s code spans that say one thing: snake_case, camelCase,
-    PascalCase with two humps, SCREAMING_CASE, or anything written as a call (`run()`).
-    Paths, file names and plain words are the other probes' or nobody's."""
+    PascalCase with two humps, SCREAMING_CASE, or a call (`run()`); in commands and fenced
+    blocks, the first two only. Paths, file names and plain words are others' or nobody's."""
     out: dict[str, None] = {}
     for span in _CODE.findall(text):
         span = span.strip()
