@@ -102,10 +102,11 @@ def follow_parents(entries: Sequence[PlanEntry], memdir: MemoryDir) -> tuple[Pla
         parent = decided.get(index_entry_id(up, index.file)) if up is not None else None
         if parent is None or not _leaves(parent):
             continue
+        suggested = parent.suggested_action
         decided[file] = replace(
-            child, action=_one(parent.action) or parent.action, rule=parent.rule,
+            child, action=_alone(parent.action), rule=parent.rule,
             reason=f"hangs under {parent.file}, which leaves: {parent.reason}",
-            related=(parent.file,), suggested_action=_one(parent.suggested_action),
+            related=(parent.file,), suggested_action=suggested and _alone(suggested),
             evidence_class=parent.evidence_class, strength=parent.strength)
     return tuple(decided[e.file] for e in entries)
 
@@ -115,7 +116,8 @@ def _leaves(entry: PlanEntry) -> bool:
                                        and entry.suggested_action in LEAVING)
 
 
-def _one(action: Action | None) -> Action | None:
+def _alone(action: Action) -> Action:
+    """The child's part of the parent's action: the counter-memory is the parent's."""
     return Action.WITHDRAW if action is Action.WITHDRAW_INOCULATE else action
 
 

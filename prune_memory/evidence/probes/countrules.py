@@ -20,13 +20,13 @@ DIR = r"(?:\./)?[\w.-]+(?:/[\w.-]+)*"
 TOTAL_CUE = (r"(?:has|have|contains?|holds?|there\s+are|across|totals?|totalling)\s+"
              r"(?:about\s+|around\s+|roughly\s+|~\s*)?")
 
-NAMED_NOUNS = ("file", "packages", "skills", "plugins", "modules", "workspaces", "crates", "agents")
+# "21 SKILL.md packages": nouns that each file stands for one of; such a count needs a folder
+STANDS_FOR = ("packages", "skills", "plugins", "modules", "workspaces", "crates", "agents")
 CUE_WORDS = ("has", "have", "contain", "hold", "there are", "across", "total")
-# "12 SKILL.md files", "21 SKILL.md packages": nouns that each file stands for one of (not
-# "3 package.json scripts", which counts inside one file)
+# "12 SKILL.md files", "21 SKILL.md packages" (not "3 package.json scripts", which counts
+# inside one file)
 NAMED_FILES = re.compile(rf"(?<![\w.])(?P<n>{NUMBER})\s+`?(?P<name>{FILE_NAME})`?\s+"
-                         rf"(?P<noun>files?|{'|'.join(NAMED_NOUNS[1:])})\b",
-                         re.IGNORECASE)
+                         rf"(?P<noun>files?|{'|'.join(STANDS_FOR)})\b", re.IGNORECASE)
 SCOPE_BEFORE = re.compile(rf"`?(?P<dir>{DIR})/`?\s+(?:has|contains|holds)\s+"
                           r"(?:about\s+|around\s+|~\s*)?$")
 SCOPE_AFTER = re.compile(rf"^\s+(?:(?:live|lives|sit|sits|are|exist)\s+)?(?:in|under|below)\s+"
@@ -86,10 +86,10 @@ def builtin_claims(text: str) -> Iterator[CountClaim]:
     """Claims the built-in rules recognise (directory nouns are checked later, with the tree)."""
     low = text.lower()
     # Cheap word checks first: most memories state no count, and the patterns are costly.
-    if any(noun in low for noun in NAMED_NOUNS):
+    if any(noun in low for noun in ("file", *STANDS_FOR)):
         for match in NAMED_FILES.finditer(text):
             scope = _scope(text, match.start(), match.end())
-            if not scope and not match.group("noun").lower().startswith("file"):
+            if not scope and match.group("noun").lower() in STANDS_FOR:
                 continue  # "the 21 SKILL.md packages" of one folder, not of the whole repo
             yield _claim(match, CountSpec("basename", scope, (match.group("name"),)))
     if "/" in low and any(verb in low for verb in ("has", "contains", "holds")):

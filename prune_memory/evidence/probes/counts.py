@@ -21,7 +21,7 @@ from prune_memory.evidence.probes.countrules import (
     user_claims,
 )
 from prune_memory.evidence.probes.evidence import commit_fields, said, subject_note
-from prune_memory.evidence.probes.pathfacts import suffixes, unique
+from prune_memory.evidence.probes.pathfacts import tracked_tails, unique
 from prune_memory.evidence.probes.recount import last_change, recount, tree_index
 from prune_memory.model import Entry, FindingCode
 
@@ -97,8 +97,7 @@ def _placed(spec: CountSpec, ctx: ProbeContext) -> CountSpec:
     directories = ctx.facts.directories
     if not spec.scope or spec.scope in directories:
         return spec
-    full = unique(suffixes(ctx, "tracked", lambda: [*ctx.facts.tracked, *directories])
-                  .get(spec.scope, ()))
+    full = unique(tracked_tails(spec.scope, ctx))
     return replace(spec, scope=full) if full in directories else spec
 
 

@@ -60,7 +60,7 @@ def _present(path: str, ctx: ProbeContext) -> str | None:
         return "tracked file"
     if path in facts.directories:
         return "tracked directory"
-    tails = suffixes(ctx, "tracked", lambda: _current(facts)).get(path, ())
+    tails = tracked_tails(path, ctx)
     if (full := unique(tails)) is not None:
         return f"tracked as `{full}`"
     if tails:  # the name is there, in more than one place: one of them is meant
@@ -113,23 +113,19 @@ _UNTRACKING = re.compile(
     r"untrack|stop tracking|from (?:git|the repo(?:sitory)?|version control|tracking)"
     r"|rm --cached|local[- ]only|exclude .{0,40} from|do not commit|don't commit",
     re.IGNORECASE)
-_IGNORING = re.compile(r"gitignore", re.IGNORECASE)
 
 
 def untracked_only(found: Fate, ctx: ProbeContext) -> bool:
     """The "deletion" only took the file out of git (its commit says so): it may well
     still be on the user's disk, so it proves nothing about the file. A commit that only
-    mentions .gitignore ("drop an unused entry from .gitignore") untracks what the ignore
-    rules cover now, no more."""
+    mentions .gitignore says nothing of the kind: what the ignore rules cover now, every
+    caller has already set aside as `ignored`."""
     deletion = found if isinstance(found, DeletionFact) else found.deleted
     if deletion is None:
         return False
     commit = next((c for c in ctx.facts.commits
                    if c.sha == deletion.sha or c.short == deletion.commit), None)
-    if commit is None:
-        return False
-    return _UNTRACKING.search(commit.message) is not None or (
-        _IGNORING.search(commit.message) is not None and ignored(deletion.path, ctx))
+    return commit is not None and _UNTRACKING.search(commit.message) is not None
 
 
 def suffixes(ctx: ProbeContext, key: str, paths: Callable[[], Iterable[str]], *,
@@ -147,6 +143,11 @@ def suffixes(ctx: ProbeContext, key: str, paths: Callable[[], Iterable[str]], *,
                     bucket.append(full)
         return {tail: tuple(fulls) for tail, fulls in table.items()}
     return ctx.memo(f"path.suffixes.{key}", build)
+
+
+def tracked_tails(path: str, ctx: ProbeContext) -> tuple[str, ...]:
+    """The tracked files and directories `path` is the tail of (two at most)."""
+    return suffixes(ctx, "tracked", lambda: _current(ctx.facts)).get(path, ())
 
 
 def unique(candidates: tuple[str, ...]) -> str | None:
