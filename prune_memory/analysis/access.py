@@ -57,6 +57,8 @@ _LOADED: list[tuple[Index, frozenset[int]]] = []
 def _loaded_lines(index: Index) -> frozenset[int]:
     """Numbers of the loaded index lines, kept for the last index seen: an inventory asks
     once per entry, and rebuilding the set each time made it quadratic."""
-    if not _LOADED or _LOADED[0][0] is not index:
-        _LOADED[:] = [(index, frozenset(ln.number for ln in index.lines if ln.loaded))]
-    return _LOADED[0][1]
+    last = _LOADED[0] if _LOADED else None  # one read: another thread may replace it
+    if last is None or last[0] is not index:
+        last = (index, frozenset(ln.number for ln in index.lines if ln.loaded))
+        _LOADED[:] = [last]
+    return last[1]

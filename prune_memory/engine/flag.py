@@ -9,8 +9,7 @@ shows every candidate of the pass, not only what was applied.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -22,38 +21,17 @@ from prune_memory.model import Action
 from prune_memory.plan import PlanEntry
 from prune_memory.store.files import read_log_text, sha_or_none, write_log_text
 from prune_memory.store.pruninglog import (
+    FLAGGED_HEADING,
     ChangeRow,
-    ProtectedItem,
     add_change_row,
     add_change_rows,
     add_listed,
-    listed_in,
+    flagged_items,
     read_log,
     remove_listed,
 )
 
-FLAGGED_HEADING = "## Flagged"
-FLAG_RULE = "flagged"
 REASON_LIMIT = 160
-
-
-def flagged_items(log_text: str) -> dict[str, ProtectedItem]:
-    """The `## Flagged` list by file."""
-    return {item.file: item for item in listed_in(log_text, FLAGGED_HEADING)}
-
-
-def keep_flagged(entry: PlanEntry, flagged: Mapping[str, ProtectedItem]) -> PlanEntry:
-    """A listed entry stays `flag` whatever this pass found, so nothing is applied to it
-    until a person clears the flag."""
-    item = flagged.get(entry.file)
-    if item is None or entry.action is Action.FLAG:
-        return entry
-    since = f" on {item.since}" if item.since else ""
-    why = f"Flagged{since} ({item.reason}); it stays flagged until a person runs " \
-          "`prune-memory unflag` with a reason"
-    proposed = f"; this pass alone would {entry.action.value}" \
-        if entry.action is not Action.KEEP else ""
-    return replace(entry, action=Action.FLAG, rule=FLAG_RULE, reason=why + proposed)
 
 
 def flag(root: Path, file: str, reason: str, *, now: datetime) -> ApplyResult:

@@ -8,7 +8,6 @@ from dataclasses import replace
 from prune_memory.analysis.coherence import fragment_merges, index_coherence
 from prune_memory.analysis.decay import Decay
 from prune_memory.analysis.inoculation import draft_inoculation
-from prune_memory.engine.flag import keep_flagged
 from prune_memory.model import INDEX_FILE, JSON, Action, Finding, MemoryDir
 from prune_memory.plan import Inoculation, Plan, PlanEntry
 from prune_memory.procedure.decide import Decision, Evidence, decide, grade
@@ -20,6 +19,22 @@ from prune_memory.procedure.staleness import StalenessReport
 from prune_memory.secrets.mask import mask_text
 from prune_memory.store.index import index_entry_id, index_line_number
 from prune_memory.store.pruninglog import ProtectedItem
+
+FLAG_RULE = "flagged"
+
+
+def keep_flagged(entry: PlanEntry, flagged: Mapping[str, ProtectedItem]) -> PlanEntry:
+    """A listed entry stays `flag` whatever this pass found, so nothing is applied to it
+    until a person clears the flag."""
+    item = flagged.get(entry.file)
+    if item is None or entry.action is Action.FLAG:
+        return entry
+    since = f" on {item.since}" if item.since else ""
+    why = f"Flagged{since} ({item.reason}); it stays flagged until a person runs " \
+          "`prune-memory unflag` with a reason"
+    proposed = f"; this pass alone would {entry.action.value}" \
+        if entry.action is not Action.KEEP else ""
+    return replace(entry, action=Action.FLAG, rule=FLAG_RULE, reason=why + proposed)
 
 
 def _masked(finding: Finding) -> Finding:

@@ -110,6 +110,11 @@ def protected_in(text: str) -> tuple[ProtectedItem, ...]:
     return listed_in(text, PROTECTED_HEADING)
 
 
+def flagged_items(text: str) -> dict[str, ProtectedItem]:
+    """The `## Flagged` list by file."""
+    return {item.file: item for item in listed_in(text, FLAGGED_HEADING)}
+
+
 def listed_in(text: str, heading: str) -> tuple[ProtectedItem, ...]:
     """The `- file — reason (date)` items under a level-2 `heading` (Protected, Flagged)."""
     lines = bare_lines(text.removeprefix("\ufeff"))
@@ -122,6 +127,7 @@ def listed_in(text: str, heading: str) -> tuple[ProtectedItem, ...]:
 
 
 PROTECTED_HEADING = "## Protected"
+FLAGGED_HEADING = "## Flagged"
 CHANGES_HEADING = "## Changes"
 REGISTER_HEADING = "#### Deaccession register"
 REGISTER_COLUMNS = ("register_id", "Entry (summary)", "Type", "Reason", "Tombstone",

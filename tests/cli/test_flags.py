@@ -7,8 +7,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from prune_memory.engine.flag import flagged_items
-from prune_memory.store.pruninglog import read_log
+from prune_memory.store.pruninglog import flagged_items, read_log
 from tests.conftest import CliResult, topic, write_tree
 
 Cli = Callable[..., CliResult]
