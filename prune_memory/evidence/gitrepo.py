@@ -13,7 +13,6 @@ download the old file contents it reads. Such a repo is read as unavailable, wit
 from __future__ import annotations
 
 import re
-import subprocess
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -40,11 +39,10 @@ from prune_memory.evidence.githistory import (
 from prune_memory.evidence.gitrun import (
     NO_PROGRAMS,
     failure_reason,
-    git_argv,
     missing_objects,
     neutralise,
-    offline_env,
     own_repository,
+    run_git,
 )
 from prune_memory.evidence.manifests import (
     ManifestVersion,
@@ -202,17 +200,10 @@ def _with_edited_moves(repo: git.Repo, commits: list[LoggedCommit],
     wanted = [c for c in commits if _adds_and_deletes(c)]
     if not wanted:
         return commits, 0
-    big: set[str] = set()
-    for commit in wanted:
-        for change in commit.changes:
-            if change.status in "AD":
-                ref = f"{commit.info.sha}{'^' if change.status == 'D' else ''}:{change.path}"
-                try:
-                    _sha, _kind, size = repo.git.get_object_header(ref)
-                except ValueError:
-                    continue
-                if size > RENAME_MAX_BYTES:
-                    big.add(change.path)
+    big = _big_files(repo, [(f"{commit.info.sha}{'^' if change.status == 'D' else ''}:"
+                             f"{change.path}", change.path)
+                            for commit in wanted for change in commit.changes
+                            if change.status in "AD" and "\n" not in change.path])
     # Commits and paths go on stdin: thousands of them would not fit on a command line.
     asked = [c.info.sha for c in wanted] + ["--", ":(top)"] + [
         f":(top,literal,exclude){path}" for path in sorted(big) if "\n" not in path]
@@ -234,6 +225,23 @@ def _with_edited_moves(repo: git.Repo, commits: list[LoggedCommit],
             c.old_path is not None and c.old_path in big))
         out.append(LoggedCommit(commit.info, again.changes + left_out))
     return out, 2
+
+
+def _big_files(repo: git.Repo, refs: list[tuple[str, str]]) -> set[str]:
+    """The paths whose blob (`rev:path`) is over RENAME_MAX_BYTES, asked in one `cat-file`:
+    one round trip per blob cost more than the whole log on a repo with many moves."""
+    if not refs:
+        return set()
+    with tempfile.TemporaryFile() as stdin:
+        stdin.write("".join(f"{ref}\n" for ref, _ in refs).encode("utf-8", "surrogateescape"))
+        stdin.seek(0)
+        raw = str(repo.git.cat_file("--batch-check", istream=stdin, strip_newline_in_stdout=False))
+    big: set[str] = set()
+    for (_ref, path), line in zip(refs, raw.split("\n"), strict=False):
+        fields = line.split(" ")  # "<sha> <type> <size>", or "<ref> missing" for a lost blob
+        if len(fields) == 3 and fields[2].isdigit() and int(fields[2]) > RENAME_MAX_BYTES:
+            big.add(path)
+    return big
 
 
 def _adds_and_deletes(commit: LoggedCommit) -> bool:
@@ -291,15 +299,10 @@ def ignored_paths(root: Path | None, paths: list[str]) -> frozenset[str]:
     if root is None or not paths:
         return frozenset()
     data = "\0".join(paths) + "\0"
-    try:
-        done = subprocess.run(git_argv("check-ignore", "--stdin", "-z", "--no-index"), cwd=root,
-                              input=data.encode("utf-8"), capture_output=True, timeout=60,
-                              check=False, env=offline_env())
-    except (OSError, subprocess.TimeoutExpired):
-        return frozenset()
-    if done.returncode not in (0, 1):  # 1: none ignored; anything else: no answer
-        return frozenset()
-    return frozenset(p for p in done.stdout.decode("utf-8", "replace").split("\0") if p)
+    # status 1: none is ignored; anything else: no answer
+    out = run_git(root, ["check-ignore", "--stdin", "-z", "--no-index"],
+                  stdin=data.encode("utf-8"), answers=(0, 1))
+    return frozenset(p for p in (out or b"").decode("utf-8", "replace").split("\0") if p)
 
 
 def grep_lines(root: Path | None, patterns: list[str]) -> list[tuple[str, int, str]]:
@@ -307,18 +310,12 @@ def grep_lines(root: Path | None, patterns: list[str]) -> list[tuple[str, int, s
     regexes `patterns`, in one `git grep`; nothing when git gives no answer."""
     if root is None or not patterns:
         return []
-    argv = git_argv("grep", "-n", "-I", "-E", "--no-color", "--no-column", "--no-textconv")
+    args = ["grep", "-n", "-I", "-E", "--no-color", "--no-column", "--no-textconv"]
     for pattern in patterns:
-        argv += ["-e", pattern]
-    try:
-        done = subprocess.run(argv, cwd=root, capture_output=True, timeout=60, check=False,
-                              env=offline_env())
-    except (OSError, subprocess.TimeoutExpired):
-        return []
-    if done.returncode not in (0, 1):  # 1: no line matched; anything else: no answer
-        return []
+        args += ["-e", pattern]
+    found = run_git(root, args, answers=(0, 1))  # 1: no line matched
     out: list[tuple[str, int, str]] = []
-    for raw in done.stdout.decode("utf-8", "replace").splitlines():
+    for raw in (found or b"").decode("utf-8", "replace").splitlines():
         path, _, rest = raw.partition(":")
         number, _, text = rest.partition(":")
         if number.isdigit():
@@ -338,24 +335,17 @@ DOC_FILES = ("*.md", "*.markdown", "*.rst", "*.txt", "*.adoc", "*.org")
 
 def _word_search(root: Path, words: list[str], rev: str | None, paths: list[str],
                  exclude: list[str], *, listing: bool) -> list[str]:
-    argv = git_argv("grep", "-I", "-F", "-w", "-l" if listing else "-o", "--no-color",
-                    "--no-column")
+    args = ["grep", "-I", "-F", "-w", "-l" if listing else "-o", "--no-color", "--no-column"]
     for word in words:
-        argv += ["-e", word]
+        args += ["-e", word]
     if rev is not None:
-        argv.append(rev)
-    argv.append("--")
-    argv += paths or ["."]
-    argv += [f":(exclude,glob)**/{pattern}" for pattern in DOC_FILES]
-    argv += [f":(exclude){path}" for path in exclude]
-    try:
-        done = subprocess.run(argv, cwd=root, capture_output=True, timeout=60, check=False,
-                              env=offline_env())
-    except (OSError, subprocess.TimeoutExpired):
-        return []
-    if done.returncode not in (0, 1):
-        return []
-    return done.stdout.decode("utf-8", "replace").splitlines()
+        args.append(rev)
+    args.append("--")
+    args += paths or ["."]
+    args += [f":(exclude,glob)**/{pattern}" for pattern in DOC_FILES]
+    args += [f":(exclude){path}" for path in exclude]
+    found = run_git(root, args, answers=(0, 1))
+    return (found or b"").decode("utf-8", "replace").splitlines()
 
 
 def files_with_words(root: Path | None, words: list[str], *,
@@ -389,11 +379,7 @@ def word_changes(root: Path | None, words: list[str], since: str, paths: list[st
     if root is None or not words or not paths:
         return ""
     pattern = "(^|[^A-Za-z0-9_])(" + "|".join(re.escape(w) for w in words) + ")([^A-Za-z0-9_]|$)"
-    argv = git_argv("log", "--no-color", "-p", "-U0", "--no-renames", *NO_PROGRAMS,
-                    f"--format={HUNK_FORMAT}", "-G", pattern, f"{since}..HEAD", "--", *paths)
-    try:
-        done = subprocess.run(argv, cwd=root, capture_output=True, timeout=60, check=False,
-                              env=offline_env())
-    except (OSError, subprocess.TimeoutExpired):
-        return ""
-    return done.stdout.decode("utf-8", "replace") if done.returncode == 0 else ""
+    found = run_git(root, ["log", "--no-color", "-p", "-U0", "--no-renames", *NO_PROGRAMS,
+                           f"--format={HUNK_FORMAT}", "-G", pattern, f"{since}..HEAD", "--",
+                           *paths])
+    return (found or b"").decode("utf-8", "replace")

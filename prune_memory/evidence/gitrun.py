@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
+import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import git
 
@@ -60,6 +64,39 @@ def neutralise(repo: git.Repo) -> None:
     """Make every later call through `repo.git` run as `git_argv` does, and offline."""
     repo.git.update_environment(**OFFLINE)
     repo.git.set_persistent_git_options(no_pager=True, c=list(NEUTRAL_CONFIG))
+
+
+GIT_TIMEOUT_S = 60
+
+
+def run_git(root: Path, args: list[str], *, stdin: bytes | None = None,
+            answers: tuple[int, ...] = (0,)) -> bytes | None:
+    """The output of one git process started directly in `root` (`git_argv`, offline), or
+    None when it could not run, ran out of time or ended with a status not in `answers`.
+
+    Output goes through a temporary file, not a pipe: the thread that waits holds no lock
+    meanwhile, so git's work overlaps Python's on another thread (a pipe is read in chunks,
+    each waiting its turn for the interpreter)."""
+    try:
+        with tempfile.TemporaryFile() as given, tempfile.TemporaryFile() as out:
+            if stdin is not None:
+                given.write(stdin)
+                given.seek(0)
+            proc = subprocess.Popen(git_argv(*args), cwd=root, env=offline_env(),
+                                    stdin=given if stdin is not None else subprocess.DEVNULL,
+                                    stdout=out, stderr=subprocess.DEVNULL)
+            timer = threading.Timer(GIT_TIMEOUT_S, proc.kill)  # a hung git is stopped
+            timer.start()
+            try:
+                status = proc.wait()
+            finally:
+                timer.cancel()
+            if status not in answers:  # a git the timer stopped ends with a negative status
+                return None
+            out.seek(0)
+            return out.read()
+    except OSError:
+        return None
 
 
 def offline_env() -> dict[str, str]:

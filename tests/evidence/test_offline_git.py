@@ -120,3 +120,18 @@ def test_in_a_partial_clone_each_claim_says_whether_it_was_checked(partial_clone
                                    "old contents that would say when")
     (unchecked,) = [f for f in report.findings["a.md"] if f.code.value == "unverifiable"]
     assert "parse_rows" in unchecked.message
+
+
+def test_a_git_that_never_ends_is_stopped_and_gives_no_answer(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A git process past its time limit is killed: no answer, never a hung pass."""
+    from prune_memory.evidence import gitrun
+
+    monkeypatch.setattr(gitrun, "GIT_TIMEOUT_S", 0.2)
+    monkeypatch.setattr(gitrun, "git_argv", lambda *args: ["sleep", "30"])
+    assert gitrun.run_git(tmp_path, ["log"]) is None
+    monkeypatch.setattr(gitrun, "git_argv", lambda *args: ["cat"])
+    assert gitrun.run_git(tmp_path, ["log"], stdin=b"given\n") == b"given\n"
+    monkeypatch.setattr(gitrun, "git_argv", lambda *args: ["false"])
+    assert gitrun.run_git(tmp_path, ["log"]) is None
+    assert gitrun.run_git(tmp_path, ["log"], answers=(0, 1)) == b""
