@@ -7,6 +7,7 @@ Applying the plan, the audit entry and the closing scan come after the review
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -28,7 +29,6 @@ from prune_memory.analysis.sessions import index_session_logs, session_log_findi
 from prune_memory.analysis.utility import check_utility
 from prune_memory.analysis.valueclash import check_values
 from prune_memory.config import load_config
-from prune_memory.engine.flag import flagged_items
 from prune_memory.errors import BadInputError
 from prune_memory.evidence.gitrepo import read_repo_facts
 from prune_memory.model import (
@@ -47,9 +47,9 @@ from prune_memory.procedure.fidelity import check_fidelity
 from prune_memory.procedure.inventory import Inventory, take_inventory
 from prune_memory.procedure.options import PassOptions
 from prune_memory.procedure.reachability import scan
-from prune_memory.procedure.staleness import StalenessReport, probe_staleness
+from prune_memory.procedure.staleness import StalenessReport, finish_probing, start_probing
 from prune_memory.store.loader import load_memory_dir
-from prune_memory.store.pruninglog import PruningLog, read_log
+from prune_memory.store.pruninglog import PruningLog, flagged_items, read_log
 
 Progress = Callable[[str], None]
 STALE_AT = 0.8
@@ -82,20 +82,26 @@ def _build_plan(root: Path, options: PassOptions, progress: Progress,
     progress("staleness")
     config = load_config(options.config, options.repo)
     facts = read_repo_facts(options.repo)
-    staleness = probe_staleness(memdir, options.repo, options.now, config, facts=facts)
-    progress("fidelity")
-    protected = frozenset(item.file for item in log.protected)
-    claude_md = claude_md_sources(instructions)
-    fidelity = check_fidelity(memdir, protected=protected, near_threshold=options.near_threshold)
-    denied = merge_findings(check_negations(memdir, claude_md), check_instructions(
-        memdir.entries, InstructionIndex(instructions)))
-    progress("hygiene")
-    policy, policy_errors = _policy(root)
-    hygiene = merge_findings(
-        check_hygiene(memdir, policy=policy, require_source=options.require_source),
-        index_session_logs(memdir))
-    clashes = merge_findings(check_values(memdir), check_said_gone(memdir),
-                             check_said_wrong(memdir), hook_findings)
+    # The probes' longest git work (a `git log -G`, a `git grep`) runs on a worker thread
+    # while this one checks fidelity and hygiene: git runs in a process of its own, so its
+    # wait overlaps work that does not need it. Every result is what a serial pass gives.
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="git") as git_worker:
+        probing = start_probing(memdir, options.now, config, facts, background=git_worker)
+        progress("fidelity")
+        protected = frozenset(item.file for item in log.protected)
+        claude_md = claude_md_sources(instructions)
+        fidelity = check_fidelity(memdir, protected=protected,
+                                  near_threshold=options.near_threshold)
+        denied = merge_findings(check_negations(memdir, claude_md), check_instructions(
+            memdir.entries, InstructionIndex(instructions)))
+        progress("hygiene")
+        policy, policy_errors = _policy(root)
+        hygiene = merge_findings(
+            check_hygiene(memdir, policy=policy, require_source=options.require_source),
+            index_session_logs(memdir))
+        clashes = merge_findings(check_values(memdir), check_said_gone(memdir),
+                                 check_said_wrong(memdir), hook_findings)
+        staleness = finish_probing(probing)
     memdir = replace(memdir, errors=(*memdir.errors, *policy_errors))
     progress("decide")
     evidence = gather_evidence(memdir, inventory, staleness,

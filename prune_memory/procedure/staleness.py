@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -21,6 +22,7 @@ from prune_memory.evidence.probes import default_probes
 from prune_memory.evidence.probes.base import (
     Claim,
     Correction,
+    Prefetching,
     Probe,
     ProbeContext,
     ProbeResult,
@@ -77,16 +79,50 @@ def probe_staleness(memdir: MemoryDir, repo: Path | None, now: datetime, config:
                     probes: Sequence[Probe] | None = None) -> StalenessReport:
     """Probe every entry of `memdir` against the repo at `repo` (read once, here or by caller)."""
     facts = facts if facts is not None else read_repo_facts(repo)
-    ctx = ProbeContext(facts, memdir, config, now)
+    return finish_probing(start_probing(memdir, now, config, facts, probes=probes))
+
+
+@dataclass(frozen=True)
+class Probing:
+    """A staleness stage under way: the probes, and the context whose git-bound values may
+    already be building in the background (`start_probing`)."""
+
+    ctx: ProbeContext
+    probes: tuple[Probe, ...]
+
+
+def start_probing(memdir: MemoryDir, now: datetime, config: Config, facts: RepoFacts, *,
+                  probes: Sequence[Probe] | None = None,
+                  background: Executor | None = None) -> Probing:
+    """Set the stage up and let each prefetching probe start its git work on `background`,
+    so the caller can run other stages while git runs."""
+    ctx = ProbeContext(facts, memdir, config, now, background=background)
     chosen = tuple(probes) if probes is not None else default_probes()
+    for probe in chosen:
+        if isinstance(probe, Prefetching):
+            probe.prefetch(ctx)
+    return Probing(ctx, chosen)
+
+
+def finish_probing(probing: Probing) -> StalenessReport:
+    """Check every entry with every probe; the ones reading background work go last, so
+    their wait overlaps the others. Each entry's results are joined in probe order, as if
+    they had run one after another."""
+    ctx, chosen = probing.ctx, probing.probes
+    memdir, facts = ctx.memdir, ctx.facts
+    entries = [entry for entry in memdir.entries if _probed(entry)]
+    results: dict[tuple[str, int], ProbeResult] = {}
+    for late in (False, True):
+        for entry in entries:
+            for number, probe in enumerate(chosen):
+                if isinstance(probe, Prefetching) is late:
+                    results[entry.file, number] = probe.check(entry, ctx)
     findings: dict[str, tuple[Finding, ...]] = {}
     fidelity: dict[str, Fidelity] = {}
     claims: dict[str, tuple[Claim, ...]] = {}
     proposed: dict[str, str] = {}
-    for entry in memdir.entries:
-        if not _probed(entry):
-            continue
-        result = _run(entry, ctx, chosen)
+    for entry in entries:
+        result = sum((results[entry.file, n] for n in range(len(chosen))), ProbeResult())
         found, text = _compose(entry, result, _as_written(entry, memdir))
         if not facts.available and result.claims:
             found = (*found, _no_repo(result.claims, facts))
@@ -104,13 +140,6 @@ def probe_staleness(memdir: MemoryDir, repo: Path | None, now: datetime, config:
 def _probed(entry: Entry) -> bool:
     """Counter-memories name old things on purpose, and the tool's own files are not memory."""
     return entry.memory_type != SUPERSEDED_TYPE and entry.file not in OWN_FILES
-
-
-def _run(entry: Entry, ctx: ProbeContext, probes: Sequence[Probe]) -> ProbeResult:
-    result = ProbeResult()
-    for probe in probes:
-        result = result + probe.check(entry, ctx)
-    return result
 
 
 def _leftover(text: str, fixes: Sequence[Correction]) -> bool:

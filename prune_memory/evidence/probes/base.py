@@ -9,10 +9,11 @@ applies all of an entry's corrections at once to build the proposed text.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from prune_memory.analysis.text import standalone_spans
 from prune_memory.config import Config
@@ -81,22 +82,34 @@ class ProbeContext:
     """What every probe may read: repo facts, the whole memory dir, the config and `now`.
 
     `memo` caches values derived once per pass (tallies, parsed manifests), which is
-    what keeps the cost per entry to dictionary look-ups.
+    what keeps the cost per entry to dictionary look-ups. `prefetch` starts building one
+    on the `background` worker, for a value that waits mostly on git: the first `memo` of
+    that key then waits for it, and gets what it would have built itself.
     """
 
     def __init__(self, facts: RepoFacts, memdir: MemoryDir, config: Config,
-                 now: datetime) -> None:
+                 now: datetime, *, background: Executor | None = None) -> None:
         self.facts = facts
         self.memdir = memdir
         self.config = config
         self.now = now
         self._memo: dict[str, Any] = {}
+        self._background = background
+        self._pending: dict[str, Future[Any]] = {}
 
     def memo(self, key: str, build: Callable[[], T]) -> T:
         if key not in self._memo:
-            self._memo[key] = build()
+            pending = self._pending.pop(key, None)
+            self._memo[key] = pending.result() if pending is not None else build()
         value: T = self._memo[key]
         return value
+
+    def prefetch(self, key: str, build: Callable[[], Any]) -> None:
+        """Start building `memo(key)` on the background worker; without one, `memo` builds it
+        when first asked, as always."""
+        if self._background is None or key in self._memo or key in self._pending:
+            return
+        self._pending[key] = self._background.submit(build)
 
 
 class Probe(Protocol):
@@ -106,6 +119,17 @@ class Probe(Protocol):
 
     def check(self, entry: Entry, ctx: ProbeContext) -> ProbeResult:
         """Claims found in `entry`, their verdicts, findings and known corrections."""
+        ...
+
+
+@runtime_checkable
+class Prefetching(Probe, Protocol):
+    """A probe with a value to build once that waits mostly on git (a `git grep`, a `git log
+    -G`): `prefetch` starts it in the background before any entry is checked, and the
+    stage checks every entry with the other probes first, so the wait overlaps them."""
+
+    def prefetch(self, ctx: ProbeContext) -> None:
+        """Start building what `check` will read."""
         ...
 
 

@@ -9,7 +9,9 @@ the working tree (`enumdefs`). A list the memory marks as partial ("e.g.", "such
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from prune_memory.analysis.text import NUMBER, parse_number
 from prune_memory.evidence.probes.base import (
@@ -59,24 +61,36 @@ class EnumProbe:
 
     code = FindingCode.COUNT_DRIFT
 
+    def prefetch(self, ctx: ProbeContext) -> None:
+        root = ctx.facts.root
+        if ctx.facts.available and root is not None and (by_file := _claims(ctx)):
+            ctx.prefetch("enums.definitions", lambda: _definitions(root, by_file))
+
     def check(self, entry: Entry, ctx: ProbeContext) -> ProbeResult:
         root = ctx.facts.root
         if not ctx.facts.available or root is None:
             return EMPTY
-        # Every memory's claims, read once: one `git grep` then finds every enum they name.
-        by_file = ctx.memo("enums.claims", lambda: {
-            e.file: found for e in ctx.memdir.entries if (found := enum_claims(e.text))})
+        by_file = _claims(ctx)
         claims = by_file.get(entry.file, [])
         if not claims:
             return EMPTY
-        defs = ctx.memo("enums.definitions", lambda: enum_definitions(
-            root, {c.name for found in by_file.values() for c in found}))
+        defs = ctx.memo("enums.definitions", lambda: _definitions(root, by_file))
         result = EMPTY
         for claim in claims:
             found = defs.get(claim.name)
             if found is not None:
                 result = result + _verdict(claim, found, ctx)
         return result
+
+
+def _claims(ctx: ProbeContext) -> dict[str, list[EnumClaim]]:
+    """Every memory's claims, read once: one `git grep` then finds every enum they name."""
+    return ctx.memo("enums.claims", lambda: {
+        e.file: found for e in ctx.memdir.entries if (found := enum_claims(e.text))})
+
+
+def _definitions(root: Path, by_file: Mapping[str, list[EnumClaim]]) -> Mapping[str, EnumDef]:
+    return enum_definitions(root, {c.name for found in by_file.values() for c in found})
 
 
 def enum_claims(text: str) -> list[EnumClaim]:

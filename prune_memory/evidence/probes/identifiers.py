@@ -152,6 +152,12 @@ class IdentifierProbe:
 
     code = FindingCode.NAME_DRIFT
 
+    def prefetch(self, ctx: ProbeContext) -> None:
+        if ctx.facts.available and ctx.facts.root is not None:
+            names = ctx.memo("identifiers.names", lambda: _names_by_entry(ctx))
+            if names:
+                ctx.prefetch("identifiers.repo", lambda: _read_code_names(ctx, names))
+
     def check(self, entry: Entry, ctx: ProbeContext) -> ProbeResult:
         if not ctx.facts.available or ctx.facts.root is None:
             return EMPTY

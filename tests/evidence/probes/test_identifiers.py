@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from prune_memory.config import Config
+from prune_memory.evidence.gitrepo import read_repo_facts
 from prune_memory.evidence.probes.base import Verdict
 from prune_memory.evidence.probes.identifiers import IdentifierProbe, names_in
 from prune_memory.model import FindingCode
@@ -217,3 +218,28 @@ def test_a_file_that_still_defines_the_name_confirms_it(app: GitRepo) -> None:
     assert report.findings["steps.md"] == ()
     assert {c.text: c.verdict for c in report.claims["steps.md"]}["NAV_ITEMS"] is \
         Verdict.CONFIRMED
+
+
+def test_probing_with_git_in_the_background_gives_the_serial_report(repo: GitRepo) -> None:
+    """The pass starts the identifier search (and the enum grep) on a worker thread and checks
+    the other probes first; the report is the one a serial stage gives, entry for entry."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from prune_memory.procedure.staleness import finish_probing, start_probing
+
+    later(repo)
+    repo.write({"app/modes.py": "from enum import Enum\n\n\nclass Mode(Enum):\n"
+                                "    FAST = 1\n    SLOW = 2\n"}).commit(
+        "modes", date="2026-02-02T12:00:00+00:00")
+    memories = memdir(entry("a.md", BODY, written=WRITTEN),
+                      entry("b.md", "- `Mode` enum: FAST, SLOW, AUTO\n", written=WRITTEN),
+                      entry("c.md", "Retries stop at `MAX_RETRIES`.\n", written=WRITTEN))
+    serial = probe_staleness(memories, repo.root, NOW, Config())
+    facts = read_repo_facts(repo.root)
+    with ThreadPoolExecutor(max_workers=1) as worker:
+        probing = start_probing(memories, NOW, Config(), facts, background=worker)
+        assert probing.ctx._pending  # the git work really went to the worker
+        threaded = finish_probing(probing)
+    assert threaded.to_json() == serial.to_json()
+    assert any(f.code is FindingCode.NAME_DRIFT for f in serial.findings["a.md"])
+    assert any(f.code is FindingCode.COUNT_DRIFT for f in serial.findings["b.md"])
