@@ -20,16 +20,17 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import unquote, urlsplit
-
-from markdown_it.token import Token
 
 from prune_memory.model import INDEX_FILE, Block, Entry, EntryKind, Index, IndexLine, Link, LinkKind
 from prune_memory.secrets.mask import mask_text
 from prune_memory.store.links import find_links, make_link, markdown
 from prune_memory.store.loadcap import comment_lines, frontmatter_end, measure
 from prune_memory.store.safe_read import decode_text
+
+if TYPE_CHECKING:
+    from markdown_it.token import Token
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 

@@ -6,12 +6,14 @@ import posixpath
 import re
 from collections.abc import Iterator
 from functools import lru_cache
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
-
 from prune_memory.model import Link, LinkKind
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
 
 WIKI_LINK = re.compile(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|[^\[\]\n]*)?\]\]")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
@@ -19,6 +21,8 @@ _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 @lru_cache(maxsize=1)
 def markdown() -> MarkdownIt:
+    from markdown_it import MarkdownIt  # only what parses pays for it (not the write gate)
+
     return MarkdownIt("commonmark").enable("table")
 
 

@@ -8,11 +8,13 @@ UTF-16 code units), cuts it at the last newline before that mark.
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from markdown_it.token import Token
+from typing import TYPE_CHECKING
 
 from prune_memory.model import LoadCap
 from prune_memory.store.links import markdown
+
+if TYPE_CHECKING:
+    from markdown_it.token import Token
 
 LINE_CAP = 200
 CHAR_CAP = 25_000

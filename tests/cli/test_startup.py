@@ -41,16 +41,17 @@ def test_a_named_command_loads_its_module_only() -> None:
         assert sorted(modules_for(argv)) == everything, argv
 
 
-def _loaded(argv: list[str], tmp_path: Path) -> set[str]:
+def _loaded(argv: list[str], tmp_path: Path, stdin: str = "") -> set[str]:
     """The HEAVY modules a fresh `python -m prune_memory ARGV` process imported."""
     probe = ("import runpy, sys, json\n"
              f"sys.argv = ['prune_memory/__main__.py', *{argv!r}]\n"
              "try:\n    runpy.run_module('prune_memory', run_name='__main__')\n"
              "except SystemExit:\n    pass\n"
              f"print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]), file=sys.stderr)\n")
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_STATE_HOME": str(tmp_path / "state")}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_STATE_HOME": str(tmp_path / "state"),
+           "HOME": str(tmp_path)}
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                          env=env, check=False, cwd=tmp_path)
+                          env=env, check=False, cwd=tmp_path, input=stdin)
     return set(json.loads(done.stderr.strip().splitlines()[-1]))
 
 
@@ -72,3 +73,16 @@ def test_the_import_probe_sees_a_heavy_command(tmp_path: Path) -> None:
     (tmp_path / "memory").mkdir()
     assert "prune_memory.procedure.pipeline" in _loaded(["plan", str(tmp_path / "memory")],
                                                         tmp_path)
+
+
+def test_the_write_gate_and_a_plan_load_only_what_they_use(tmp_path: Path) -> None:
+    """The gate runs on every tool call Claude makes: it never parses markdown or reads git.
+    A plan only reads: the write engine stays unloaded."""
+    memory = tmp_path / ".claude" / "projects" / "-work-app" / "memory"  # where Claude keeps it
+    memory.mkdir(parents=True)
+    edit = json.dumps({"session_id": "s", "transcript_path": "/dev/null", "cwd": str(tmp_path),
+                       "hook_event_name": "PreToolUse", "tool_name": "Edit",
+                       "tool_input": {"file_path": str(memory / "note.md"),
+                                      "old_string": "a", "new_string": "the build uses make"}})
+    assert _loaded(["hook", "gate"], tmp_path, stdin=edit) == set()
+    assert "prune_memory.engine.withdraw" not in _loaded(["plan", str(memory)], tmp_path)
