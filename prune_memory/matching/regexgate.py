@@ -1,9 +1,9 @@
 """A substring test that rules a regex out before it runs.
 
 Python's regex engine tries a pattern at every position of a text, so a dozen patterns over
-ten thousand memories cost seconds even when nothing matches, which is the usual case. From
-the parsed pattern we collect literal strings of which every match must contain at least
-one; when none of them is in the text, the pattern cannot match and is skipped. The test
+ten thousand memories cost seconds even when nothing matches, which is the usual case.
+`literals.py` gives literal strings of which every match must contain at least one; when
+none of them is in the text, the pattern cannot match and is skipped. The test
 errs only towards running the regex: anything it cannot reason about (a non-ASCII literal
 under IGNORECASE, a non-ASCII text under IGNORECASE, LOCALE, an unknown node) keeps the
 regex in play, so results never change.
@@ -13,15 +13,11 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterable, Iterator, Sequence
-from functools import lru_cache
+from collections.abc import Iterable, Iterator
 from typing import Any
 
-from prune_memory.matching.regexsyntax import Node, Unknown, parse
+from prune_memory.matching.literals import Needle, required_literals
 
-Needle = tuple[str, bool]  # (literal, folded: compare against the lower-cased text)
-MIN_NEEDLE = 2  # a single character occurs in almost every text and buys nothing
-MAX_STRINGS = 64  # joined literal parts stop growing past this many strings
 # Non-ASCII letters that IGNORECASE matches to ASCII ones (ſ, K, İ, ı): a text holding one
 # may match a folded literal it does not spell.
 ASCII_LOOKALIKES = ("\u017f", "\u212a", "\u0130", "\u0131")
@@ -152,97 +148,3 @@ def lowered(text: str) -> str:
         low = text.lower()
         _LAST[0] = (text, low)
     return low
-
-
-@lru_cache(maxsize=512)
-def required_literals(pattern: Regex) -> frozenset[Needle] | None:
-    """Literals one of which every match of `pattern` contains; None when unknown."""
-    if not isinstance(pattern.pattern, str):
-        return None
-    try:
-        tree, flags = parse(pattern.pattern, int(pattern.flags))
-    except Unknown:  # syntax the reader does not follow: "cannot tell", never a failure
-        return None
-    found = _sequence(tree, bool(flags & re.IGNORECASE))
-    if found is None or min(len(text) for text, _ in found) < MIN_NEEDLE:
-        return None
-    return found
-
-
-def _sequence(items: Sequence[Node], folded: bool) -> frozenset[Needle] | None:
-    """The best needle set among the parts of a sequence: each part's match is inside.
-
-    Neighbouring literal parts are joined ("(?:this|next) session" gives "this session"
-    and "next session"), as long as the number of strings stays small.
-    """
-    candidates: list[frozenset[Needle]] = []
-    run: set[str] = {""}
-    for node in [*items, None]:
-        strings = _strings(node, folded) if node is not None else None
-        if strings is not None and len(run) * len(strings) <= MAX_STRINGS:
-            run = {head + tail for head in run for tail in strings}
-            continue
-        candidates.extend(_literals(run, folded))
-        run = strings if strings is not None else {""}
-        if node is not None and strings is None:
-            candidates.extend(_part(node, folded))
-    return max(candidates, key=_quality, default=None)
-
-
-def _strings(node: Node, folded: bool) -> set[str] | None:
-    """Every string a small, purely literal part can match ({""} for zero-width parts)."""
-    kind, value = node
-    if kind == "LITERAL":
-        char = chr(value)
-        if folded and not char.isascii() and not char.lower() == char == char.upper():
-            return None  # a non-ASCII letter may fold to an ASCII one (ſ, K): no safe needle
-        return {char.lower() if folded else char}  # a caseless one (必) is itself alone
-    if kind in ("AT", "ASSERT"):
-        return {""}
-    if kind == "IN" and len(value) <= 8 and all(member == "LITERAL" for member, _ in value):
-        found = [_strings(member, folded) for member in value]
-        return None if None in found else set().union(*found)  # type: ignore[arg-type]
-    if kind == "BRANCH":
-        options = [_only_strings(alternative, folded) for alternative in value]
-        return None if None in options else set().union(*options)  # type: ignore[arg-type]
-    if kind == "GROUP" and not (value[0] or value[1]):
-        return _only_strings(value[2], folded)
-    return None
-
-
-def _only_strings(items: Sequence[Node], folded: bool) -> set[str] | None:
-    """The strings a sequence of literal parts can match, or None if any part is not one."""
-    run: set[str] = {""}
-    for node in items:
-        strings = _strings(node, folded)
-        if strings is None or len(run) * len(strings) > MAX_STRINGS:
-            return None
-        run = {head + tail for head in run for tail in strings}
-    return run
-
-
-def _literals(run: set[str], folded: bool) -> list[frozenset[Needle]]:
-    return [] if run == {""} else [frozenset((text, folded) for text in run)]
-
-
-def _part(node: Node, folded: bool) -> Iterable[frozenset[Needle]]:
-    kind, value = node
-    found: frozenset[Needle] | None = None
-    if kind == "BRANCH":
-        alternatives = [_sequence(alternative, folded) for alternative in value]
-        if all(alternative is not None for alternative in alternatives):
-            found = frozenset().union(*alternatives)  # type: ignore[arg-type]
-    elif kind == "GROUP":
-        added, removed, inner = value
-        scoped = (folded or bool(added & re.IGNORECASE)) and not removed & re.IGNORECASE
-        found = _sequence(inner, scoped)
-    elif kind == "REPEAT" and value[0] >= 1:
-        found = _sequence(value[2], folded)
-    if found is not None:
-        yield found
-    # Anything else (classes, anchors, look-arounds, back-references) constrains nothing.
-
-
-def _quality(needles: frozenset[Needle]) -> tuple[int, int]:
-    """Longer shortest needle first, then fewer needles."""
-    return (min(len(text) for text, _ in needles), -len(needles))

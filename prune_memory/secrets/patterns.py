@@ -10,7 +10,8 @@ import re
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
-from prune_memory.matching.linegate import crosses_lines, lines_at, occurrences
+from prune_memory.matching.linegate import lines_at, occurrences
+from prune_memory.matching.literals import crosses_lines
 from prune_memory.matching.regexgate import LazyPattern, lowered
 from prune_memory.secrets import values
 from prune_memory.secrets.base import ASSIGNMENT, STRUCTURE, VENDOR_FORMAT, Screen, SecretSpan

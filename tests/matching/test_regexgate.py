@@ -9,19 +9,24 @@ from hypothesis import strategies as st
 
 from prune_memory.analysis.poison import _INJECTIONS
 from prune_memory.analysis.policy import default_policy
-from prune_memory.matching.regexgate import any_of, may_match, required_literals
+from prune_memory.matching.literals import required_literals
+from prune_memory.matching.regexgate import ASCII_LOOKALIKES, any_of, may_match
 from prune_memory.secrets.vendor import VENDOR_PLUGINS
 from tests.matching.regexgen import regex_patterns
 
 # Letters that fold onto ASCII ones under IGNORECASE (long s, Kelvin sign, dotted/dotless i).
-TRICKY = "ſKİıµé"
+TRICKY = "\u017f\u212a\u0130\u0131\u00b5\u00e9"  # ſ K İ ı µ é
 ALPHABET = "abkKsS- _\n." + TRICKY
+LOOKALIKE_SWAPS = str.maketrans("\u017f\u212a\u0130\u0131skSK", "skIi\u017f\u212a\u017f\u212a")
+FLAGS = [0, re.IGNORECASE, re.IGNORECASE | re.MULTILINE, re.IGNORECASE | re.ASCII,
+         re.VERBOSE, re.DOTALL]
 
 
 def _atoms() -> st.SearchStrategy[str]:
     literal = st.text(alphabet="abkKsS-_ ." + TRICKY, min_size=1, max_size=4).map(re.escape)
     fixed = st.sampled_from([r"\b", r"\s+", r"\w", ".", "[ab]", "[^a]", "[kS]", "^", "$",
-                             r"(?=a)", r"(?!b)", r"(?<=k)", r"\d*", "[a-z]{2}"])
+                             r"(?=a)", r"(?!b)", r"(?<=k)", r"\d*", "[a-z]{2}", "(?>ab|a)",
+                             "s++", r"(?P<g>k)(?P=g)", r"(?:(k)|s)(?(1)ab|ba)", "(?#c)"])
     return st.one_of(literal, fixed)
 
 
@@ -29,9 +34,8 @@ def _patterns() -> st.SearchStrategy[str]:
     return regex_patterns(_atoms(), ("i", "-i"))
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(_patterns(), st.sampled_from([0, re.IGNORECASE, re.IGNORECASE | re.MULTILINE]),
-       st.text(alphabet=ALPHABET, max_size=30))
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_patterns(), st.sampled_from(FLAGS), st.text(alphabet=ALPHABET, max_size=30))
 def test_a_closed_gate_means_no_match(pattern: str, flags: int, text: str) -> None:
     try:
         compiled = re.compile(pattern, flags)
@@ -39,6 +43,27 @@ def test_a_closed_gate_means_no_match(pattern: str, flags: int, text: str) -> No
         return
     if not may_match(compiled, text):
         assert compiled.search(text) is None, (pattern, flags, text)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_patterns(), st.sampled_from(FLAGS), st.data())
+def test_a_text_of_the_patterns_own_words_that_matches_passes_the_gate(
+        pattern: str, flags: int, data: st.DataObject) -> None:
+    """Texts made of the pattern's literal runs in order, each in some case (or with the
+    lookalikes and their ASCII letters swapped) or left out,
+    with a little other text between: they match far more often than random ones (and
+    hypothesis' from_regex can backtrack for ever on nested repeats)."""
+    try:
+        compiled = re.compile(pattern, flags)
+    except re.error:
+        return
+    filler = st.text(alphabet=ALPHABET, max_size=2)
+    text = data.draw(filler)
+    for run in re.split(r"[\\()\[\]{}?*+|^$.:=!<>#]+", pattern):
+        cases = [run, run.swapcase(), run.translate(LOOKALIKE_SWAPS), ""]
+        text += data.draw(st.sampled_from(cases)) + data.draw(filler)
+    if compiled.search(text):
+        assert may_match(compiled, text), (pattern, flags, text)
 
 
 def test_literals_are_found_through_groups_classes_and_alternation() -> None:
@@ -57,6 +82,12 @@ def test_unicode_folding_keeps_the_regex_in_play() -> None:
     long_s = re.compile("\u017fecret", re.IGNORECASE)  # matches "secret" as well
     assert required_literals(long_s) == {("ecret", True)}  # the long s gives no needle
     assert may_match(long_s, "a secret") and long_s.search("a secret")
+
+
+def test_the_lookalikes_are_every_letter_that_folds_to_ascii() -> None:
+    letter = re.compile("[a-z]", re.IGNORECASE)
+    folding = {chr(c) for c in range(0x80, 0x110000) if letter.fullmatch(chr(c))}
+    assert folding == set(ASCII_LOOKALIKES)
 
 
 def test_caseless_letters_are_needles_under_ignorecase() -> None:
