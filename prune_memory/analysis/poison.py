@@ -6,8 +6,7 @@ import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from prune_memory.matching.linegate import needle_lines
-from prune_memory.matching.regexgate import LazyPattern, may_match
+from prune_memory.matching.regexgate import LazyPattern, may_match, needle_lines
 from prune_memory.secrets.mask import mask_text
 from prune_memory.vocab import JSON
 

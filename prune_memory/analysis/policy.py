@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from prune_memory.errors import BadInputError, PruneMemoryError
-from prune_memory.matching.linegate import lines_at, needle_lines
-from prune_memory.matching.regexgate import LazyPattern, may_match
+from prune_memory.matching.regexgate import LazyPattern, lines_at, may_match, needle_lines
 from prune_memory.matching.timedregex import TimedPattern
 from prune_memory.secrets.mask import mask_text
 from prune_memory.vocab import JSON, POLICY_FILE, FindingCode

@@ -1,26 +1,81 @@
-"""A substring test that rules a regex out before it runs.
+"""Regexes that run only where they can match.
 
 Python's regex engine tries a pattern at every position of a text, so a dozen patterns over
-ten thousand memories cost seconds even when nothing matches, which is the usual case.
-`literals.py` gives literal strings of which every match must contain at least one; when
-none of them is in the text, the pattern cannot match and is skipped. The test
-errs only towards running the regex: anything it cannot reason about (a non-ASCII literal
-under IGNORECASE, a non-ASCII text under IGNORECASE, LOCALE, an unknown node) keeps the
-regex in play, so results never change.
+ten thousand memories cost seconds even when nothing matches, which is the usual case. A
+pattern compiles on first use; it is skipped on a text holding none of the literals every
+match contains (`literals.py`), and when no match can reach past a line, searched only on
+the lines holding one. The gate errs only towards running the regex: a non-ASCII text under
+IGNORECASE, or a pattern that cannot be read, keeps it in play, so results never change.
 """
 
 from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from prune_memory.matching.literals import Needle, required_literals
+import ahocorasick
+
+from prune_memory.matching.literals import crosses_lines, required_literals
 
 # Non-ASCII letters that IGNORECASE matches to ASCII ones (ſ, K, İ, ı): a text holding one
 # may match a folded literal it does not spell.
 ASCII_LOOKALIKES = ("\u017f", "\u212a", "\u0130", "\u0131")
+FEW = 8  # up to this many needles, `in` for each is quicker than one automaton pass
+
+
+class Needles:
+    """Substrings looked for together: one Aho-Corasick pass (pyahocorasick) over the text
+    however many there are, or `in` for each when they are few."""
+
+    __slots__ = ("_automaton", "words")
+
+    def __init__(self, words: Iterable[str]) -> None:
+        self.words = tuple(sorted(set(words)))
+        self._automaton: Any = None
+        if len(self.words) > FEW and "" not in self.words:
+            self._automaton = ahocorasick.Automaton()
+            for word in self.words:
+                self._automaton.add_word(word, word)
+            self._automaton.make_automaton()
+
+    def __bool__(self) -> bool:
+        return bool(self.words)
+
+    def found_in(self, text: str) -> bool:
+        if self._automaton is not None:
+            return next(self._automaton.iter(text), None) is not None
+        return any(word in text for word in self.words)
+
+    def present(self, text: str) -> set[str]:
+        """The words that occur in `text`."""
+        if self._automaton is None:
+            return {word for word in self.words if word in text}
+        return {word for _, word in self._automaton.iter(text)}
+
+    def where(self, text: str) -> dict[str, list[int]]:
+        """Each word that occurs in `text`, with the offsets where it begins, in order."""
+        if self._automaton is None:
+            found = {word: list(_occurrences(text, word)) for word in self.words}
+            return {word: starts for word, starts in found.items() if starts}
+        where: dict[str, list[int]] = {}
+        for end, word in self._automaton.iter(text):
+            where.setdefault(word, []).append(end - len(word) + 1)
+        return where
+
+    def starts(self, text: str) -> set[int]:
+        """Every offset where one of the words begins in `text`."""
+        if self._automaton is not None:
+            return {end - len(word) + 1 for end, word in self._automaton.iter(text)}
+        return {at for word in self.words for at in _occurrences(text, word)}
+
+
+def _occurrences(text: str, word: str) -> Iterator[int]:
+    at = text.find(word)
+    while at >= 0:
+        yield at
+        at = text.find(word, at + 1)
 
 
 class LazyPattern:
@@ -72,13 +127,18 @@ class GatedPattern(LazyPattern):
 
 
 Regex = re.Pattern[str] | LazyPattern
+Gate = tuple[Needles, Needles] | tuple[()]  # (exact, lower-cased); (): cannot be gated
+_GATES: dict[Regex, Gate] = {}
 
 
-def gate_literals(pattern: Regex) -> tuple[tuple[str, ...], tuple[str, ...]] | tuple[()]:
+def gate_of(pattern: Regex) -> Gate:
     """(exact literals, lower-cased literals) one of which every match holds; () if unknown."""
     gate = _GATES.get(pattern)
     if gate is None:
-        gate = _GATES[pattern] = _split(required_literals(pattern))
+        needles = required_literals(pattern)
+        gate = _GATES[pattern] = () if needles is None else (
+            Needles(text for text, folded in needles if not folded),
+            Needles(text for text, folded in needles if folded))
     return gate
 
 
@@ -86,56 +146,17 @@ def may_match(pattern: Regex, text: str) -> bool:
     """False only when `pattern` cannot match anywhere in `text` (or any part of it)."""
     gate = _GATES.get(pattern)  # asked for every pattern of every memory: kept short
     if gate is None:
-        gate = gate_literals(pattern)
+        gate = gate_of(pattern)
     if not gate:
         return True
     exact, folded = gate
-    for literal in exact:
-        if literal in text:
-            return True
+    if exact.found_in(text):
+        return True
     if folded:
         if not text.isascii():
             return True  # Unicode case folding has surprises; let the regex decide
-        low = lowered(text)
-        for literal in folded:
-            if literal in low:
-                return True
+        return folded.found_in(lowered(text))
     return False
-
-
-def any_of(needles: Iterable[str]) -> re.Pattern[str] | None:
-    """One pattern that finds any of `needles` (None when there are none).
-
-    The alternatives are merged by common prefix (`a(?:kia|sia)`), so the engine tests each
-    position against one set of first characters instead of trying every needle in turn.
-    """
-    trie: dict[str, Any] = {}
-    for needle in needles:
-        node = trie
-        for char in needle:
-            node = node.setdefault(char, {})
-        node[""] = {}
-    return re.compile(_trie_pattern(trie)) if trie else None
-
-
-def _trie_pattern(node: dict[str, Any]) -> str:
-    branches = [re.escape(char) + _trie_pattern(node[char]) for char in sorted(node) if char]
-    if not branches:
-        return ""
-    joined = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-    return f"(?:{joined})?" if "" in node else joined
-
-
-_GATES: dict[Regex, tuple[tuple[str, ...], tuple[str, ...]] | tuple[()]] = {}
-
-
-def _split(needles: frozenset[Needle] | None
-           ) -> tuple[tuple[str, ...], tuple[str, ...]] | tuple[()]:
-    """(exact literals, lower-cased literals), or () when the pattern cannot be gated."""
-    if needles is None:
-        return ()
-    return (tuple(sorted(t for t, folded in needles if not folded)),
-            tuple(sorted(t for t, folded in needles if folded)))
 
 
 _LAST: list[tuple[str, str]] = [("", "")]
@@ -148,3 +169,35 @@ def lowered(text: str) -> str:
         low = text.lower()
         _LAST[0] = (text, low)
     return low
+
+
+def needle_lines(pattern: Regex, text: str, *,
+                 per_line: bool = False) -> list[tuple[int, int]] | None:
+    """(start, end) of every line of `text` holding a literal each match of `pattern` has.
+
+    When no match can involve a line break, searching only these lines (with `pos` and
+    `endpos`) finds exactly what a search of the whole text would. `per_line` is for
+    callers that search line by line anyway. None: search everything.
+    """
+    if not per_line and crosses_lines(pattern):
+        return None
+    gate = gate_of(pattern)
+    if not gate or any("\n" in word for needles in gate for word in needles.words):
+        return None
+    exact, folded = gate
+    low = lowered(text) if folded else text
+    if len(low) != len(text) or (folded and any(c in text for c in ASCII_LOOKALIKES)):
+        return None  # the lower-cased offsets would not be the text's
+    return lines_at(text, sorted(exact.starts(text) | folded.starts(low)))
+
+
+def lines_at(text: str, positions: Sequence[int]) -> list[tuple[int, int]]:
+    """The distinct lines (start, end without the newline) holding these sorted offsets."""
+    spans: list[tuple[int, int]] = []
+    for at in positions:
+        if spans and at < spans[-1][1]:
+            continue
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        spans.append((start, len(text) if end < 0 else end))
+    return spans

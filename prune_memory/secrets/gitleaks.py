@@ -19,7 +19,7 @@ from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
-from prune_memory.matching.regexgate import LazyPattern, lowered
+from prune_memory.matching.regexgate import LazyPattern, Needles, lowered
 from prune_memory.secrets.base import VENDOR_FORMAT, Screen, SecretSpan
 
 RULES_FILE = Path(__file__).with_name("gitleaks.toml")
@@ -49,14 +49,19 @@ class GitleaksDetector:
         return Screen(tuple(sorted({k for rule in rules() for k in rule.keywords})))
 
     def spans(self, text: str) -> Iterator[SecretSpan]:
-        lower = lowered(text)
+        present = _keywords().present(lowered(text))
         for rule in rules():
-            if not any(keyword in lower for keyword in rule.keywords):
+            if present.isdisjoint(rule.keywords):
                 continue
             for match in rule.regex.finditer(text):
                 start, end = _secret_part(match, rule.group)
                 if end > start and entropy(text[start:end]) >= rule.entropy:
                     yield SecretSpan(rule.label, start, end, VENDOR_FORMAT)
+
+
+@cache
+def _keywords() -> Needles:
+    return Needles(k for rule in rules() for k in rule.keywords)
 
 
 def entropy(value: str) -> float:

@@ -10,9 +10,8 @@ import re
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
-from prune_memory.matching.linegate import lines_at, occurrences
 from prune_memory.matching.literals import crosses_lines
-from prune_memory.matching.regexgate import LazyPattern, lowered
+from prune_memory.matching.regexgate import LazyPattern, Needles, lines_at, lowered
 from prune_memory.secrets import values
 from prune_memory.secrets.base import ASSIGNMENT, STRUCTURE, VENDOR_FORMAT, Screen, SecretSpan
 
@@ -137,6 +136,7 @@ class PatternDetector:
 
     def __init__(self, patterns: tuple[LabelledPattern, ...] = PATTERNS) -> None:
         self.patterns = patterns
+        self._needles = Needles(n for pattern in patterns for n in pattern.needles)
 
     def screen(self) -> Screen | None:
         if not all(pattern.needles for pattern in self.patterns):
@@ -145,10 +145,11 @@ class PatternDetector:
 
     def spans(self, text: str) -> Iterator[SecretSpan]:
         lower = lowered(text)
+        where = self._needles.where(lower)
         for pattern in self.patterns:
-            if pattern.needles and not any(needle in lower for needle in pattern.needles):
+            if pattern.needles and where.keys().isdisjoint(pattern.needles):
                 continue
-            for match in _matches(pattern, text, lower):
+            for match in _matches(pattern, text, lower, where):
                 span = _value_span(match, pattern.trim)
                 if span is None:
                     continue
@@ -157,12 +158,13 @@ class PatternDetector:
                     yield SecretSpan(pattern.label, start, end, pattern.confidence)
 
 
-def _matches(pattern: LabelledPattern, text: str, lower: str) -> Iterator[re.Match[str]]:
+def _matches(pattern: LabelledPattern, text: str, lower: str,
+             where: dict[str, list[int]]) -> Iterator[re.Match[str]]:
     """Every match, searching only the lines with a needle when no match spans lines."""
     if not pattern.needles or crosses_lines(pattern.regex) or len(lower) != len(text):
         yield from pattern.regex.finditer(text)
         return
-    found = sorted({at for needle in pattern.needles for at in occurrences(lower, needle)})
+    found = sorted({at for needle in pattern.needles for at in where.get(needle, ())})
     for start, end in lines_at(text, found):
         yield from pattern.regex.finditer(text, start, end)
 

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from prune_memory.matching.regexgate import ASCII_LOOKALIKES, any_of, lowered
+from prune_memory.matching.regexgate import ASCII_LOOKALIKES, Needles, lowered
 from prune_memory.secrets.base import SecretDetector, SecretHit, SecretSpan, shown_prefix
 from prune_memory.secrets.gitleaks import GitleaksDetector
 from prune_memory.secrets.patterns import PatternDetector
@@ -51,32 +51,29 @@ def scan_spans(text: str, detectors: Sequence[SecretDetector]) -> tuple[SecretSp
 
 
 class _Screen:
-    """One search for every literal of every detector, before any detector runs."""
+    """One pass for every literal of every detector, before any detector runs."""
 
     def __init__(self, detectors: tuple[SecretDetector, ...]) -> None:
         screens = [detector.screen() for detector in detectors]
         self.always = any(screen is None for screen in screens)
-        self.folded = any_of(n for screen in screens if screen for n in screen.needles)
-        exact = any_of(n for screen in screens if screen for n in screen.exact)
+        self.folded = Needles(n for screen in screens if screen for n in screen.needles)
+        self.exact = Needles(n for screen in screens if screen for n in screen.exact)
         patterns = [re.compile(p.pattern, p.flags)
                     for screen in screens if screen for p in screen.patterns]
-        # The exact literals and the plain patterns searched as one alternation of the text.
+        # The plain patterns searched as one alternation of the text.
         joined = [p for p in patterns if not p.flags & ~re.UNICODE and not p.groups]
-        self.raw = _either([exact, *joined]) if exact or joined else None
         self.patterns = tuple(p for p in patterns if p not in joined)
+        if joined:
+            self.patterns = (re.compile("|".join(f"(?:{p.pattern})" for p in joined)),
+                             *self.patterns)
 
     def may_hold(self, text: str) -> bool:
-        if self.always or (self.folded and self.folded.search(lowered(text))) \
-                or (self.raw and self.raw.search(text)):
+        if self.always or (self.folded and self.folded.found_in(lowered(text))) \
+                or self.exact.found_in(text):
             return True
         if not text.isascii() and any(c in text for c in ASCII_LOOKALIKES):
             return True  # they fold to ASCII letters under IGNORECASE: let the detectors look
         return any(pattern.search(text) for pattern in self.patterns)
-
-
-def _either(patterns: list[re.Pattern[str] | None]) -> re.Pattern[str]:
-    """A pattern that matches where any of `patterns` (none with groups or flags) does."""
-    return re.compile("|".join(f"(?:{p.pattern})" for p in patterns if p is not None))
 
 
 _SCREENS: dict[tuple[SecretDetector, ...], _Screen] = {}

@@ -15,9 +15,8 @@ from collections.abc import Iterator, Sequence
 from functools import cache
 from typing import NamedTuple
 
-from prune_memory.matching.linegate import needle_lines
 from prune_memory.matching.literals import required_literals
-from prune_memory.matching.regexgate import LazyPattern, may_match
+from prune_memory.matching.regexgate import LazyPattern, may_match, needle_lines
 from prune_memory.secrets.base import VENDOR_FORMAT, Screen, SecretSpan
 
 _EDGE = " \t\"'=:"  # delimiters some plugin patterns include around the value

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from prune_memory.analysis.poison import _INJECTIONS, InjectionHit, find_injection
 from prune_memory.analysis.policy import default_policy, match_filters
-from prune_memory.matching.linegate import needle_lines
 from prune_memory.matching.literals import crosses_lines
+from prune_memory.matching.regexgate import needle_lines
 from prune_memory.secrets.patterns import PATTERNS, PatternDetector
 
 WORDS = ["token", "Secret", "api_key", "password", ":", "=", " ", "\n", "\t", "`", "ghp_",

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from prune_memory.analysis.poison import _INJECTIONS
 from prune_memory.analysis.policy import default_policy
 from prune_memory.matching.literals import required_literals
-from prune_memory.matching.regexgate import ASCII_LOOKALIKES, any_of, may_match
+from prune_memory.matching.regexgate import ASCII_LOOKALIKES, FEW, Needles, may_match
 from prune_memory.secrets.vendor import VENDOR_PLUGINS
 from tests.matching.regexgen import regex_patterns
 
@@ -106,13 +107,31 @@ def test_the_shipped_patterns_are_gated() -> None:
     assert len(vendor) >= 10
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.text(alphabet="ab.-\\(", max_size=4), max_size=6),
-       st.text(alphabet="ab.-\\(x", max_size=20))
-def test_any_of_finds_exactly_the_texts_holding_a_needle(needles: list[str], text: str) -> None:
-    pattern = any_of(needles)
-    if not needles:
-        assert pattern is None
-    else:
-        assert pattern is not None
-        assert (pattern.search(text) is not None) == any(n in text for n in needles)
+WORDS = st.lists(st.text(alphabet="ab.-\\(é😀", max_size=4), max_size=3 * FEW)
+TEXTS = st.text(alphabet="ab.-\\(xé😀", max_size=30)
+
+
+@settings(max_examples=400, deadline=None)
+@given(WORDS, TEXTS)
+def test_needles_find_what_in_and_find_find(words: list[str], text: str) -> None:
+    """Both ways of looking (`in` for a few, the automaton for more) agree with str."""
+    needles = Needles(words)
+    assert bool(needles) == bool(words)
+    assert needles.found_in(text) == any(w in text for w in words)
+    assert needles.present(text) == {w for w in words if w in text}
+    if "" not in words:
+        where = {w: [at for at in range(len(text)) if text.startswith(w, at)] for w in words}
+        assert needles.where(text) == {w: starts for w, starts in where.items() if starts}
+        assert needles.starts(text) == {at for starts in where.values() for at in starts}
+
+
+@pytest.mark.parametrize("count", [FEW, FEW + 1])
+def test_needles_report_nested_and_overlapping_words(count: int) -> None:
+    words = ["he", "she", "hers", "his", *(f"z{n}" for n in range(count))][:count]
+    needles = Needles(words)
+    assert (needles._automaton is None) == (count <= FEW)
+    assert needles.present("ushers") == {"he", "she", "hers"} & set(words)
+    assert needles.where("ushers") == {word: starts for word, starts in
+                                       {"she": [1], "he": [2], "hers": [2]}.items()
+                                       if word in words}
+    assert needles.starts("ushers") == {1, 2}
