@@ -15,3 +15,15 @@ protect.py, flag.py, repairs.py (step 9's index repairs).
 Files are read and written through store/ (store/files.py, store/atomic.py; the index's
 and the log's text edits in store/index_edit.py and store/pruninglog.py).
 """
+
+# Every operation registers its step kinds with the journal when imported: importing them
+# here makes each kind known before `recover` reads a record, whatever was imported first.
+from prune_memory.engine import (  # noqa: F401
+    inoculate,
+    reaccession,
+    repairs,
+    restore,
+    undo,
+    update,
+    withdraw,
+)

@@ -86,26 +86,9 @@ def kind(cls: type[S]) -> type[S]:
     return cls
 
 
-def known_kinds() -> dict[str, type[Step]]:
-    """Every step kind. Each operation registers its kinds when its module is imported, and
-    a record may be of any of them, whatever this process imported so far; importing them
-    only here keeps a read-only command (`plan`) from loading the write engine."""
-    from prune_memory.engine import (  # noqa: F401
-        inoculate,
-        reaccession,
-        repairs,
-        restore,
-        undo,
-        update,
-        withdraw,
-    )
-
-    return KINDS
-
-
 def step_of(record: JSON) -> Step:
     """The typed step a journal record holds; RefusedError for a kind never registered."""
-    found = known_kinds().get(str(record.get("op")))
+    found = KINDS.get(str(record.get("op")))
     if found is None:
         raise RefusedError(f"journal step of unknown kind {record.get('op')!r}; inspect the "
                            "journal before running a write command again")

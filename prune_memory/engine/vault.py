@@ -15,13 +15,11 @@ from pathlib import Path
 
 from prune_memory.engine.tombstone import Tombstone, TombstoneHeader
 from prune_memory.errors import RefusedError
-from prune_memory.model import TOMBSTONE_DIR
-from prune_memory.secrets.base import SecretHit
 from prune_memory.secrets.mask import mask_text
-from prune_memory.secrets.scan import find_secrets, find_spans
+from prune_memory.secrets.scan import find_spans
 from prune_memory.state import dir_key, state_root, state_subdir
 from prune_memory.store import atomic, confine
-from prune_memory.store.files import is_link, read_or_none, regular_files, sha256
+from prune_memory.store.files import is_link, read_or_none, sha256
 from prune_memory.store.index_placement import IndexLineRecord
 
 
@@ -151,15 +149,3 @@ def original_of(root: Path, stone: Tombstone) -> bytes | None:
     head = stone.header
     data = get(root, head.original_sha256, head.vault) if head.vault else stone.original
     return data if data is not None and sha256(data) == head.original_sha256 else None
-
-
-def secret_tombstones(root: Path) -> list[tuple[str, tuple[SecretHit, ...]]]:
-    """Tombstones that still hold a secret in the memory directory (older versions kept the
-    original verbatim): each with what was found, described, never the value."""
-    found: list[tuple[str, tuple[SecretHit, ...]]] = []
-    for path in regular_files(root / TOMBSTONE_DIR, ".md"):
-        data = read_or_none(path) or b""
-        hits = find_secrets(data.decode("utf-8", errors="replace"))
-        if hits:
-            found.append((f"{TOMBSTONE_DIR}/{path.name}", hits))
-    return found

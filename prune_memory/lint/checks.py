@@ -19,7 +19,6 @@ from prune_memory.analysis.hygiene import (
     provenance,
 )
 from prune_memory.analysis.similarity import exact_groups, normalise
-from prune_memory.engine.vault import secret_tombstones
 from prune_memory.jsonstore.records import StoreRecord
 from prune_memory.lint.items import LintCheck, LintItem, Violation, store_item
 from prune_memory.lint.options import LintOptions
@@ -27,6 +26,7 @@ from prune_memory.lint.suggest import Listing, Suggestion, ranked, suggest
 from prune_memory.model import JSON, MemoryDir
 from prune_memory.secrets.mask import describe
 from prune_memory.secrets.pii import find_pii
+from prune_memory.store.loader import secret_tombstones
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from prune_memory.analysis.text import headings
-from prune_memory.engine.vault import secret_tombstones
 from prune_memory.evidence.gitrepo import RepoFacts
 from prune_memory.model import JSON, Entry, EntryKind, Index, IndexLine, LinkKind, MemoryDir
 from prune_memory.secrets.mask import describe
+from prune_memory.store.loader import secret_tombstones
 from prune_memory.store.safe_read import holds_file
 from prune_memory.store.wikinames import close_match, wiki_key
 

@@ -20,6 +20,9 @@ from prune_memory.model import (
     LoadError,
     MemoryDir,
 )
+from prune_memory.secrets.base import SecretHit
+from prune_memory.secrets.scan import find_secrets
+from prune_memory.store.files import read_or_none, regular_files
 from prune_memory.store.frontmatter_parse import memory_type, parse_memory_text, parse_timestamp
 from prune_memory.store.index import attach_index_lines, inline_facts, parse_index
 from prune_memory.store.links import find_links
@@ -94,3 +97,15 @@ def _guard(errors: list[LoadError], load: Callable[..., T], *args: object) -> T 
 
 def _mtime(path: Path) -> dt.datetime:
     return dt.datetime.fromtimestamp(os.lstat(path).st_mtime, tz=dt.UTC)
+
+
+def secret_tombstones(root: Path) -> list[tuple[str, tuple[SecretHit, ...]]]:
+    """Tombstones that still hold a secret in the memory directory (older versions kept the
+    original verbatim): each with what was found, described, never the value."""
+    found: list[tuple[str, tuple[SecretHit, ...]]] = []
+    for path in regular_files(root / TOMBSTONE_DIR, ".md"):
+        data = read_or_none(path) or b""
+        hits = find_secrets(data.decode("utf-8", errors="replace"))
+        if hits:
+            found.append((f"{TOMBSTONE_DIR}/{path.name}", hits))
+    return found

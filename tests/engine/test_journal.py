@@ -49,8 +49,8 @@ def test_a_recovered_batch_is_counted_and_only_its_odd_steps_named() -> None:
 
 
 def test_every_kind_of_step_is_known_to_recovery_whatever_was_imported_first() -> None:
-    """Kinds register when their operation's module is imported; reading a record imports
-    every operation first, so a process that only recovers knows them all."""
+    """Kinds register when their operation's module is imported; the engine package
+    imports every operation, so a process that only recovers knows them all."""
     import subprocess
     import sys
 
@@ -58,8 +58,7 @@ def test_every_kind_of_step_is_known_to_recovery_whatever_was_imported_first() -
 
     shown = subprocess.run(
         [sys.executable, "-c", "from prune_memory.engine.recovery import recover_pending\n"
-         "from prune_memory.engine.journal import known_kinds\n"
-         "print(' '.join(sorted(known_kinds())))"],
+         "from prune_memory.engine.journal import KINDS\nprint(' '.join(sorted(KINDS)))"],
         capture_output=True, text=True, check=True, cwd=ROOT)
     assert shown.stdout.split() == sorted([
         "inoculate", "reaccession", "restore", "restore-line", "revert-update",
