@@ -15,7 +15,8 @@ import pytest
 from prune_memory.config import Config
 from prune_memory.evidence.gitrepo import read_repo_facts
 from prune_memory.evidence.probes.base import Verdict
-from prune_memory.evidence.probes.identifiers import IdentifierProbe, names_in
+from prune_memory.evidence.probes.codenames import names_in
+from prune_memory.evidence.probes.identifiers import IdentifierProbe
 from prune_memory.model import FindingCode
 from prune_memory.procedure.staleness import StalenessReport, probe_staleness
 from tests.evidence.probes.gitbuild import NOW, GitRepo, entry, memdir
