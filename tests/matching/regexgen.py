@@ -1,4 +1,4 @@
-"""Random regexes for the property tests of the regex reader and the literal gate: nested
+"""Random regexes for the property tests of the literal and line answers and the gate: nested
 sequences, alternations, groups, scoped flags and repeats over a given set of atoms."""
 
 from __future__ import annotations
