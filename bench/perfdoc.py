@@ -107,14 +107,14 @@ every figure of the plan and of `jsonl report` is measured on both:
 
 ## What keeps it fast
 
-No program cache built on `re`'s private compiler, no state kept between processes
-(issue 13). The one private module read is `re._parser`, to reason about a pattern, never
-to run one: if it is missing or changes, every pattern runs unfiltered. Instead:
+Public APIs only (issue 13): no program cache built on `re`'s private compiler, no state
+kept between processes. Instead:
 
 - Regexes compile on first use, and the literals every match needs are read from the
-  tree `re`'s own parser gives (`matching/literals.py`; what cannot be read leaves the
-  pattern unfiltered). A pattern whose literals are absent is never run; the word
-  patterns asked of every memory (`regexgate.GatedPattern`) are gated the same way.
+  pattern's own source (`matching/literals.py` on `matching/regexsyntax.py`; what the
+  reader does not follow leaves the pattern unfiltered). A pattern whose literals are
+  absent is never run; the word patterns asked of every memory (`regexgate.GatedPattern`)
+  are gated the same way.
 - One screen before the secret detectors (`secrets/scan.py`): every literal they need in
   one Aho-Corasick automaton per case (pyahocorasick), so a clean text costs two passes
   and one search; the default scan is remembered per text, since a plan masks what it
@@ -170,37 +170,30 @@ after, each pair under the same load: the two trees run call for call or side by
 - The scan (`procedure/reachability.scan`, 5,000 entries), now with the one link
   normaliser: 0.072 s → 0.073 s, best of five.
 
-## Issue 23's gate libraries (`re`'s own parser, pyahocorasick): no slower
+## Issue 23's gate library (pyahocorasick): no slower
 
-The regex reader `matching/regexsyntax.py` and the trie alternation of the secret screen
-are gone: the literals and the line answer come from the tree `re._parser` gives
-(`matching/literals.py`, guarded), and the many-needle pre-filters are pyahocorasick
-automatons. The fork point (ffc0654) and this tree were installed side by side on this
-shared 2-core machine (load 1–2.5) and measured interleaved, before → after:
+The literal pre-filters over many needles are pyahocorasick automatons: the secret screen
+(it was a hand-built trie alternation), gitleaks' keywords, the pattern detectors' needles
+and any pattern of more than eight literals take one pass. The regex reader
+(`matching/regexsyntax.py`) stays: no public library reads look-arounds or `\\b` (RE2's
+FilteredRE2, greenery and interegular do not), which most shipped patterns use, and
+`re._parser` is the private API issue 13 took out. The fork point (ffc0654) and the tree
+with the automatons (reading patterns with `re._parser` then, which gives the same
+literals for every shipped pattern) were installed side by side on this shared 2-core
+machine (load 1–2.5) and measured interleaved, before → after:
 
-- Hook gate (`bench/bench_gate.py`, 60 calls per case, three rounds, the first tree of
-  each round alternating), CPU p50 with bytecode cached, median of the rounds:
-  write_50k_clean 140.7 → 136.4 ms, write_50k_token 150.5 → 153.7 ms,
-  write_50k_outside 37.0 → 35.8 ms, edit_small_memory 131.1 → 121.4 ms,
-  bash_not_memory 40.4 → 37.0 ms. Call for call instead (40 pairs), CPU median:
-  124.3 → 121.2, 135.1 → 126.2, 31.0 → 32.0, 118.8 → 121.6, 32.4 → 31.6 ms. The checks
-  alone on the 50 KB text, in process: 13.5 → 8.7 ms clean, 15.6 → 11.3 ms with a token.
+- Hook gate (`bench/bench_gate.py`, 60 calls per case, three rounds), CPU p50 with
+  bytecode cached, median of the rounds: write_50k_clean 140.7 → 136.4 ms,
+  write_50k_token 150.5 → 153.7 ms, write_50k_outside 37.0 → 35.8 ms, edit_small_memory
+  131.1 → 121.4 ms, bash_not_memory 40.4 → 37.0 ms. The checks alone on the 50 KB text,
+  in process: 13.5 → 8.7 ms clean, 15.6 → 11.3 ms with a token.
 - `bench/bench_gate_large.py`, slowest of three, median of three rounds: 80 MB into
   memory 0.149 → 0.149 s, elsewhere 0.158 → 0.150 s, 12 MB of non-JSON 0.112 → 0.115 s,
   a 12 MB here-document 0.165 → 0.166 s, 500 KB with a token 0.326 → 0.301 s.
-- `bench/bench_realdir.py` (`plan`, median of five, three rounds), CPU: ActorForth
-  1.16 → 1.00 s, bga-assistant 1.68 → 1.56 s, zr 2.46 → 2.35 s, mumble-radio-gateway
-  3.05 → 3.15 s, ClashUp 1.77 → 1.96 s. The last two call for call (6 and 8 pairs):
-  3.42 → 3.35 s and 2.35 → 2.33 s; in ClashUp's plan the time spent in matching/, the
-  secret screen and `re`'s parser together is 220–229 → 209–218 ms.
-- The plans of the 39 labelled folders and the demo are byte-identical, and so are the
-  trees `run --yes` and `restore` leave (`bench/parity.py`, 40 of 40).
-
-`re._parser` is CPython's own module, which issue 13 had kept out of the code: it is read
-only to reason about a pattern, a parser that fails or gives a node `literals.py` does not
-name leaves the pattern unfiltered, and the tests read every shipped pattern with it. The
-public readers (RE2's FilteredRE2, greenery, interegular) still read no look-arounds or
-`\\b`, which most shipped patterns use.
+- `plan` on the real folders (`bench/bench_realdir.py`), call for call: ClashUp
+  2.35 → 2.33 s, mumble-radio-gateway 3.42 → 3.35 s CPU.
+- The plans of the 39 labelled folders and the demo are byte-identical, with the reader
+  kept as with `re._parser`.
 
 ## Worst cases found by fuzzing
 
