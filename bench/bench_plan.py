@@ -5,7 +5,7 @@ directory from bench/gen_store.py (duplicates, near duplicates, negation pairs, 
 lines, stale and live paths, fake secrets). Each size runs in its own child process so its
 peak resident memory is its own. In the child:
 
-1. `build_plan` once, timed stage by stage (load, classify, staleness, fidelity, hygiene,
+1. `build_plan` once, timed stage by stage (load, classify, repo, fidelity, hygiene, staleness,
    decide), and the child's peak RSS;
 2. in a second child: `load_memory_dir` alone, then the analysis of issue 5 on the loaded
    entries (`check_fidelity` + `check_hygiene`), three runs, median and CPU time. (Run after

@@ -11,7 +11,9 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from prune_memory.cli.common import console as stderr_console
 
-STAGES = ("load", "classify", "staleness", "fidelity", "hygiene", "decide")
+# In the order the pass runs them: the repo is read, and git's longest work started, before
+# fidelity and hygiene; the probes finish after them (procedure/pipeline.py).
+STAGES = ("load", "classify", "repo", "fidelity", "hygiene", "staleness", "decide")
 
 
 @contextmanager

@@ -79,7 +79,7 @@ def _build_plan(root: Path, options: PassOptions, progress: Progress,
     log = read_log(root)
     progress("classify")
     inventory = take_inventory(memdir, options.now, options.reads)
-    progress("staleness")
+    progress("repo")
     config = load_config(options.config, options.repo)
     facts = read_repo_facts(options.repo)
     # The probes' longest git work (a `git log -G`, a `git grep`) runs on a worker thread
@@ -101,6 +101,7 @@ def _build_plan(root: Path, options: PassOptions, progress: Progress,
             index_session_logs(memdir))
         clashes = merge_findings(check_values(memdir), check_said_gone(memdir),
                                  check_said_wrong(memdir), hook_findings)
+        progress("staleness")
         staleness = finish_probing(probing)
     memdir = replace(memdir, errors=(*memdir.errors, *policy_errors))
     progress("decide")
