@@ -1,5 +1,5 @@
-"""The regex reader follows every pattern the package ships and gives up on what it cannot read;
-what the gates conclude from it never changes a search's result."""
+"""The regex reader follows every pattern the package ships and gives up on what it cannot
+read (what the gates conclude from it is held to `re` in test_literals.py)."""
 
 from __future__ import annotations
 
@@ -7,15 +7,11 @@ import gc
 import re
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 import prune_memory.analysis.hygiene  # noqa: F401
 from prune_memory.analysis.policy import default_policy
-from prune_memory.matching.literals import crosses_lines
 from prune_memory.matching.regexgate import LazyPattern
 from prune_memory.matching.regexsyntax import FOREVER, Unknown, parse
-from tests.matching.regexgen import regex_patterns
 
 
 def test_every_pattern_of_the_package_is_read() -> None:
@@ -58,35 +54,3 @@ def test_what_the_reader_does_not_follow_is_unknown(pattern: str) -> None:
 def test_verbose_flags_are_unknown() -> None:
     with pytest.raises(Unknown):
         parse("a b", re.VERBOSE)
-
-
-def _atoms() -> st.SearchStrategy[str]:
-    literal = st.text(alphabet="ab -_.\n\t", min_size=1, max_size=3).map(re.escape)
-    fixed = st.sampled_from([r"\b", r"\s", r"\S+", r"\w", r"\W", r"\d", r"\D", ".", "[ab]",
-                             "[^a]", r"[^\s]", r"[^\n]", r"[\x00-\x20]", "^", "$", r"\A",
-                             r"\Z", r"(?=a)", r"(?!\n)", r"(?<=b)", r"(?<!\s)", "[a-z]{2}"])
-    return st.one_of(literal, fixed)
-
-
-def _patterns() -> st.SearchStrategy[str]:
-    return regex_patterns(_atoms(), ("s", "m"))
-
-
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(_patterns(), st.sampled_from([0, re.MULTILINE, re.DOTALL]),
-       st.text(alphabet="ab -_.\n\t", max_size=30))
-def test_a_pattern_said_to_keep_to_one_line_finds_the_same_line_by_line(
-        pattern: str, flags: int, text: str) -> None:
-    try:
-        compiled = re.compile(pattern, flags)
-    except re.error:
-        return
-    if crosses_lines(compiled):
-        return
-    whole = [m.span() for m in compiled.finditer(text) if m.end() > m.start()]
-    by_line, start = [], 0
-    for line in text.split("\n"):
-        end = start + len(line)
-        by_line += [m.span() for m in compiled.finditer(text, start, end) if m.end() > m.start()]
-        start = end + 1
-    assert whole == by_line, (pattern, flags, text)
