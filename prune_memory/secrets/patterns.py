@@ -11,7 +11,13 @@ from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from prune_memory.matching.literals import crosses_lines
-from prune_memory.matching.regexgate import LazyPattern, Needles, lines_at, lowered
+from prune_memory.matching.regexgate import (
+    ASCII_LOOKALIKES,
+    LazyPattern,
+    Needles,
+    lines_at,
+    lowered,
+)
 from prune_memory.secrets import values
 from prune_memory.secrets.base import ASSIGNMENT, STRUCTURE, VENDOR_FORMAT, Screen, SecretSpan
 
@@ -146,10 +152,13 @@ class PatternDetector:
     def spans(self, text: str) -> Iterator[SecretSpan]:
         lower = lowered(text)
         where = self._needles.where(lower)
+        # ſ, K, İ and ı match ASCII letters under IGNORECASE but lower-case to none: a text
+        # holding one may match a pattern whose needles it does not spell ("paſsword").
+        screened = text.isascii() or not any(c in text for c in ASCII_LOOKALIKES)
         for pattern in self.patterns:
-            if pattern.needles and where.keys().isdisjoint(pattern.needles):
+            if screened and pattern.needles and where.keys().isdisjoint(pattern.needles):
                 continue
-            for match in _matches(pattern, text, lower, where):
+            for match in _matches(pattern, text, lower, where if screened else None):
                 span = _value_span(match, pattern.trim)
                 if span is None:
                     continue
@@ -159,9 +168,11 @@ class PatternDetector:
 
 
 def _matches(pattern: LabelledPattern, text: str, lower: str,
-             where: dict[str, list[int]]) -> Iterator[re.Match[str]]:
-    """Every match, searching only the lines with a needle when no match spans lines."""
-    if not pattern.needles or crosses_lines(pattern.regex) or len(lower) != len(text):
+             where: dict[str, list[int]] | None) -> Iterator[re.Match[str]]:
+    """Every match, searching only the lines with a needle when no match spans lines
+    (`where`: each needle's offsets; None searches the whole text)."""
+    if where is None or not pattern.needles or crosses_lines(pattern.regex) \
+            or len(lower) != len(text):
         yield from pattern.regex.finditer(text)
         return
     found = sorted({at for needle in pattern.needles for at in where.get(needle, ())})

@@ -77,3 +77,13 @@ def test_needles_never_hide_a_match() -> None:
             if pattern.regex.search(text):
                 assert any(n in text.lower() for n in pattern.needles) or not pattern.needles, (
                     pattern.label)
+
+
+@pytest.mark.parametrize("text", ["db paſsword: Hunter2horse9",  # ſ is s under IGNORECASE
+                                  "the staging paſsword is hunter2horse",
+                                  "api_\u212aey = 'Zq8vT2mN5xR7wL3p'"])  # the Kelvin sign
+def test_a_look_alike_letter_does_not_hide_a_password_from_its_pattern(text: str) -> None:
+    """A pattern finds ſ, K, İ and ı as ASCII letters; the needles it is screened by are
+    looked for in the lower-cased text, which does not spell them, so they must not decide."""
+    assert [s.label for s in PatternDetector().spans(text)], text
+    assert find_spans(text), text
