@@ -128,8 +128,10 @@ def test_a_git_that_never_ends_is_stopped_and_gives_no_answer(
     from prune_memory.evidence import gitrun
 
     monkeypatch.setattr(gitrun, "GIT_TIMEOUT_S", 0.2)
-    monkeypatch.setattr(gitrun, "git_argv", lambda *args: ["sleep", "30"])
+    monkeypatch.setattr(gitrun, "git_argv", lambda *args: ["sleep", "300"])
     assert gitrun.run_git(tmp_path, ["log"]) is None
+    # the rest must end on their own, however loaded the machine: no limit that could bite
+    monkeypatch.setattr(gitrun, "GIT_TIMEOUT_S", 3600)
     monkeypatch.setattr(gitrun, "git_argv", lambda *args: ["cat"])
     assert gitrun.run_git(tmp_path, ["log"], stdin=b"given\n") == b"given\n"
     monkeypatch.setattr(gitrun, "git_argv", lambda *args: ["false"])
