@@ -22,6 +22,13 @@ from prune_memory.matching.literals import crosses_lines, required_literals
 # Non-ASCII letters that IGNORECASE matches to ASCII ones (ſ, K, İ, ı): a text holding one
 # may match a folded literal it does not spell.
 ASCII_LOOKALIKES = ("\u017f", "\u212a", "\u0130", "\u0131")
+
+
+def folds_unseen(text: str) -> bool:
+    """Whether `text` holds a letter IGNORECASE matches to an ASCII one its lower-cased form
+    does not spell (ſ is s, K is k): then a literal looked for in `lowered(text)` proves
+    nothing."""
+    return not text.isascii() and any(c in text for c in ASCII_LOOKALIKES)
 FEW = 8  # up to this many needles, `in` for each is quicker than one automaton pass
 
 

@@ -12,9 +12,9 @@ from typing import NamedTuple
 
 from prune_memory.matching.literals import crosses_lines
 from prune_memory.matching.regexgate import (
-    ASCII_LOOKALIKES,
     LazyPattern,
     Needles,
+    folds_unseen,
     lines_at,
     lowered,
 )
@@ -152,9 +152,8 @@ class PatternDetector:
     def spans(self, text: str) -> Iterator[SecretSpan]:
         lower = lowered(text)
         where = self._needles.where(lower)
-        # ſ, K, İ and ı match ASCII letters under IGNORECASE but lower-case to none: a text
-        # holding one may match a pattern whose needles it does not spell ("paſsword").
-        screened = text.isascii() or not any(c in text for c in ASCII_LOOKALIKES)
+        # "paſsword" matches a pattern whose needle ("pass") its lower-cased form lacks
+        screened = not folds_unseen(text)
         for pattern in self.patterns:
             if screened and pattern.needles and where.keys().isdisjoint(pattern.needles):
                 continue

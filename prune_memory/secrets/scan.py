@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from prune_memory.matching.regexgate import ASCII_LOOKALIKES, Needles, lowered
+from prune_memory.matching.regexgate import Needles, folds_unseen, lowered
 from prune_memory.secrets.base import SecretDetector, SecretHit, SecretSpan, shown_prefix
 from prune_memory.secrets.gitleaks import GitleaksDetector
 from prune_memory.secrets.patterns import PatternDetector
@@ -71,7 +71,7 @@ class _Screen:
         if self.always or (self.folded and self.folded.found_in(lowered(text))) \
                 or self.exact.found_in(text):
             return True
-        if not text.isascii() and any(c in text for c in ASCII_LOOKALIKES):
+        if folds_unseen(text):
             return True  # they fold to ASCII letters under IGNORECASE: let the detectors look
         return any(pattern.search(text) for pattern in self.patterns)
 

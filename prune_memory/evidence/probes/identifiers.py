@@ -98,15 +98,13 @@ class IdentifierProbe:
     code = FindingCode.NAME_DRIFT
 
     def prefetch(self, ctx: ProbeContext) -> None:
-        if ctx.facts.available and ctx.facts.root is not None:
-            names = ctx.memo("identifiers.names", lambda: _names_by_entry(ctx))
-            if names:
-                ctx.prefetch("identifiers.repo", lambda: _read_code_names(ctx, names))
+        if ctx.facts.available and ctx.facts.root is not None and (names := _names(ctx)):
+            ctx.prefetch("identifiers.repo", lambda: _read_code_names(ctx, names))
 
     def check(self, entry: Entry, ctx: ProbeContext) -> ProbeResult:
         if not ctx.facts.available or ctx.facts.root is None:
             return EMPTY
-        names = ctx.memo("identifiers.names", lambda: _names_by_entry(ctx))
+        names = _names(ctx)
         mine = names.get(entry.file, ())
         if not mine:
             return EMPTY
@@ -302,6 +300,10 @@ def _whole_word(name: str) -> re.Pattern[bytes]:
 
 def _holds(data: bytes, name: str) -> bool:
     return name.encode() in data and _whole_word(name).search(data) is not None
+
+
+def _names(ctx: ProbeContext) -> dict[str, tuple[str, ...]]:
+    return ctx.memo("identifiers.names", lambda: _names_by_entry(ctx))
 
 
 def _names_by_entry(ctx: ProbeContext) -> dict[str, tuple[str, ...]]:
