@@ -65,6 +65,8 @@ def scan(memdir: MemoryDir, register: Sequence[tuple[str, str]] = (),
     on_disk = {e.file for e in memdir.topics} | {e.file for e in memdir.errors}
     dangling, degraded = _index_links(memdir.index, on_disk, memdir.root) \
         if memdir.index else ([], [])
+    if dangling and repo is not None and repo.available:
+        dangling = _with_namesakes(dangling, repo)
     outside = _outside(memdir.index) if memdir.index else []
     if outside and repo is not None and repo.available and repo.has_commits:
         homes = _index_homes(repo)
@@ -115,6 +117,25 @@ def _index_links(index: Index, on_disk: set[str],
             else:
                 dangling.append(found)
     return dangling, degraded
+
+
+MAX_NAMESAKES = 3
+
+
+def _with_namesakes(dangling: list[JSON], repo: RepoFacts) -> list[JSON]:
+    """A pointer to a missing memory whose file name the repo tracks (in any case) may mean
+    that project file, copied or moved out of the folder: not dead, so a person decides."""
+    wanted = {posixpath.basename(str(d["target"])).casefold() for d in dangling}
+    by_name: dict[str, list[str]] = {}
+    for path in sorted(repo.tracked):
+        name = posixpath.basename(path).casefold()
+        if name in wanted:
+            by_name.setdefault(name, []).append(path)
+    out: list[JSON] = []
+    for d in dangling:
+        namesakes = by_name.get(posixpath.basename(str(d["target"])).casefold(), [])
+        out.append({**d, "namesakes": namesakes[:MAX_NAMESAKES]} if namesakes else d)
+    return out
 
 
 def _outside(index: Index) -> list[JSON]:

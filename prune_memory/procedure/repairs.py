@@ -41,6 +41,12 @@ def index_line_for(entry: Entry) -> str | None:
     return mask_text(f"- [{title[:1].upper() + title[1:]}]({entry.file}) — {hook}")
 
 
+def asked(repair: JSON) -> bool:
+    """A repair `--yes` leaves to a person: a link out of the folder, or a dangling pointer
+    whose file name the repo has (it may mean that file)."""
+    return repair["kind"] in ASKED or bool(repair.get("namesakes"))
+
+
 def _droppable(memdir: MemoryDir, dangling: JSON) -> bool:
     """Only a pointer line to a real-looking file is dropped: prose that holds a link, or the
     index format written out as an example (`[Title](file.md)`), stays for a person."""
@@ -67,6 +73,11 @@ def propose_repairs(memdir: MemoryDir, reach: Reachability,
         {"kind": "drop-outside", "line": d["line"], "target": d["target"], "text": d["text"],
          "why": f"index line {d['line']} links {d['target']}: {d['why']}"}
         if d.get("outside") else
+        {"kind": "drop-dangling", "line": d["line"], "target": d["target"], "text": d["text"],
+         "namesakes": d["namesakes"],
+         "why": f"index line {d['line']} links {d['target']}, which is not in the folder; the "
+                f"repo tracks {', '.join(d['namesakes'])}, which it may mean"}
+        if d.get("namesakes") else
         {"kind": "drop-dangling", "line": d["line"], "target": d["target"], "text": d["text"],
          "why": f"index line {d['line']} links {d['target']}, which does not exist"}
         for d in reach.dangling if _droppable(memdir, d)]
@@ -123,7 +134,8 @@ def within_load_cap(memdir: MemoryDir, repairs: list[JSON]) -> tuple[list[JSON],
     if memdir.index is None:  # every orphan line fits an index still to be written
         return repairs, held
     cap = memdir.index.cap
-    lines = cap.lines - sum(1 for r in repairs if r["kind"] == "drop-dangling")  # sure to go
+    lines = cap.lines - sum(1 for r in repairs if r["kind"] == "drop-dangling"
+                            and not asked(r))  # sure to go
     chars = cap.chars
     fits: list[JSON] = []
     opened = False

@@ -20,7 +20,7 @@ from prune_memory.errors import ExitCode
 from prune_memory.model import JSON, Action, FindingCode
 from prune_memory.plan import Inoculation, Plan, PlanEntry
 from prune_memory.procedure.proposals import Proposal, offered, review_items, strength
-from prune_memory.procedure.repairs import ASKED
+from prune_memory.procedure.repairs import asked
 from prune_memory.secrets.mask import mask_text
 
 __all__ = ["AUTO_APPLIED", "Choice", "Decided", "Proposal", "ReviewSession", "Verdict",
@@ -216,7 +216,7 @@ def auto_decide(plan: Plan, kept: Mapping[str, str] = {},
                 claude_md: Sequence[tuple[str, str]] = ()) -> Decided:
     """`--yes`: accept every action the plan takes itself (a withdrawal, an inoculation, an
     update with its text) not kept before, but no SUPERSEDED note that fails its check;
-    every index repair but the ones a person kept as they are or must decide (`ASKED`).
+    every index repair but the ones a person kept as they are or must decide (`asked`).
     In plan order (not the review's), so register ids follow the plan."""
     verdicts, refused = [], []
     for entry in plan.entries:
@@ -232,7 +232,7 @@ def auto_decide(plan: Plan, kept: Mapping[str, str] = {},
         else:
             refused.append(Skipped(verdict.file, f"not inoculated: {problem}",
                                    int(ExitCode.FINDINGS)))
-    repairs = [r for r in plan.reachability.get("repairs", []) if r["kind"] not in ASKED
+    repairs = [r for r in plan.reachability.get("repairs", []) if not asked(r)
                and kept.get((p := Proposal(repair=r)).key) != p.sha256]
     return Decided(verdicts, repairs, refused=refused)
 

@@ -6,9 +6,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from prune_memory.engine.undo import undo_passes
+from prune_memory.evidence.gitrepo import RepoFacts
 from prune_memory.procedure.options import PassOptions
 from prune_memory.procedure.pipeline import build_plan
+from prune_memory.procedure.reachability import scan
+from prune_memory.procedure.repairs import asked, propose_repairs
 from prune_memory.procedure.run_pass import finish_pass
+from prune_memory.store.loader import load_memory_dir
 from prune_memory.store.snapshot import take_snapshot
 from tests.conftest import topic, write_tree
 
@@ -72,3 +76,22 @@ def test_the_index_is_read_once_for_all_orphans(tmp_path: Path) -> None:
         repairs = _repairs(root)
     assert sorted(name for kind, name in repairs if kind == "index-orphan") == sorted(files)
     assert seen.call_count == 1
+
+
+def test_a_pointer_to_a_file_the_repo_has_by_that_name_is_left_to_a_person(
+        tmp_path: Path) -> None:
+    # `design.md` is not in the folder, but the project tracks `DESIGN.md`: the line may
+    # mean that document (written by hand, case lost), so `--yes` does not drop it, and the
+    # review names the file it may mean. A pointer to a name the repo lacks still goes.
+    root = write_tree(tmp_path / "m", {
+        "MEMORY.md": "# M\n- [Design](design.md) — every visual token\n"
+                     "- [Old](old-notes.md) — gone\n- [A](a.md) — a\n",
+        "a.md": topic("a", "Body.")})
+    memdir = load_memory_dir(root)
+    repo = RepoFacts(root=tmp_path, available=True, has_commits=True,
+                     tracked=frozenset({"DESIGN.md", "src/app.py"}))
+    repairs = propose_repairs(memdir, scan(memdir, [], repo=repo), [])
+    by_target = {r["target"]: r for r in repairs}
+    assert by_target["design.md"]["namesakes"] == ["DESIGN.md"]
+    assert "DESIGN.md" in by_target["design.md"]["why"]
+    assert asked(by_target["design.md"]) and not asked(by_target["old-notes.md"])
