@@ -20,6 +20,7 @@ from prune_memory.model import Entry, Finding, FindingCode, IndexLine, MemoryDir
 from prune_memory.store.index import fact_text, is_pointer, line_entry
 
 # After the link: "— hook", ": hook", "- hook".
+_ASIDES = re.compile(r"\([^()\n]*\)|（[^（）\n]*）")
 _HOOK = re.compile(r"\]\([^)]*\)\**\s*(?:[—–:-]+\s*)?(.*)$")
 _NOT_DONE = re.compile(
     r"\bNOT (?:YET )?(?:BUILT|STARTED|IMPLEMENTED|DONE|SHIPPED|MERGED)\b|"
@@ -34,6 +35,16 @@ _TOTAL = re.compile(r"\b(\d{1,6})\s+([a-z][a-z-]{2,}s)\b", re.IGNORECASE)
 # "superseded plans" speaks of something else.
 _SUPERSEDED = re.compile(r"\b(?:SUPERSEDED|OBSOLETE)\b|(?i:\b(?:superseded|obsoleted) by\b)|"
                          r"已(?:废弃|被取代|过时)")
+# A numbered part of a plan and what is said of it: "iter 1 DONE", "phases 2–4 pending".
+_PART = re.compile(
+    r"\b(phase|iter(?:ation)?|step|stage|milestone|sprint|wave)s?[ \t]*+#?(\d{1,2})"
+    r"(?:[ \t]*+(?:[–-]|to|through)[ \t]*+(\d{1,2}))?\b(?P<after>[^,;.|\n]{0,40})",
+    re.IGNORECASE)
+_PART_DONE = re.compile(r"\b(?:done|complete[d]?|finished|shipped|merged|implemented|landed)\b"
+                        r"|✅|✔", re.IGNORECASE)
+_PART_OPEN = re.compile(r"\b(?:pending|to ?do|not (?:yet )?(?:started|done|built|implemented)|"
+                        r"planned|next|in progress|wip|remaining|deferred)\b|⏳|🚧",
+                        re.IGNORECASE)
 _NOT_TOTALS = frozenset({"second", "minute", "hour", "day", "week", "month", "year", "time",
                          "line", "byte", "char", "percent", "ms", "min", "sec", "step"})
 
@@ -62,7 +73,8 @@ def hook_clashes(memdir: MemoryDir) -> list[HookClash]:
         target = _target(line, topics)
         if not hook or target is None:
             continue
-        clash = _status(line, hook, topics[target]) or _total(line, hook, topics[target])
+        clash = (_status(line, hook, topics[target]) or _parts(line, hook, topics[target])
+                 or _total(line, hook, topics[target]))
         if clash is not None:
             out.append(clash)
     return out
@@ -94,6 +106,45 @@ def _status(line: IndexLine, hook: str, topic: Entry) -> HookClash | None:
     if said is None:
         return None
     return HookClash(line, topic, "status", pending.group(0), said)
+
+
+def _parts(line: IndexLine, hook: str, topic: Entry) -> HookClash | None:
+    """The hook calls a numbered part of the plan pending (or done) that the file, wherever
+    it speaks of that part, calls done (or pending)."""
+    mine = _part_states(hook)
+    if not mine:
+        return None
+    theirs: dict[tuple[str, int], dict[bool, str]] = {}
+    for text in topic.body.splitlines():
+        for key, said in _part_states(text).items():
+            for done, quote in said.items():
+                theirs.setdefault(key, {}).setdefault(done, quote)
+    for key, said in mine.items():
+        other = theirs.get(key, {})
+        if len(said) == 1 and len(other) == 1 and set(said) != set(other):
+            return HookClash(line, topic, "status", next(iter(said.values())),
+                             next(iter(other.values())))
+    return None
+
+
+def _part_states(text: str) -> dict[tuple[str, int], dict[bool, str]]:
+    """(kind of part, number) → done or not → the words saying so, for every numbered part
+    whose own clause says which ("iters 2–4 (damage) pending": 2, 3 and 4 pending)."""
+    out: dict[tuple[str, int], dict[bool, str]] = {}
+    for found in _PART.finditer(_ASIDES.sub("", text)):
+        after = found.group("after")
+        done, pending = _PART_DONE.search(after), _PART_OPEN.search(after)
+        said = done or pending
+        if said is None or (done is not None and pending is not None):
+            continue  # nothing said of it, or both
+        kind = found.group(1).lower()[:4]  # "iter" and "iteration" are one kind
+        first = int(found.group(2))
+        last = int(found.group(3) or first)
+        quote = " ".join((found.group(0)[:found.start("after") - found.start()]
+                          + after[:said.end()]).split())
+        for number in range(first, min(last, first + 9) + 1):
+            out.setdefault((kind, number), {})[done is not None] = quote
+    return out
 
 
 def _total(line: IndexLine, hook: str, topic: Entry) -> HookClash | None:

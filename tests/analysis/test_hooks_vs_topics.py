@@ -60,3 +60,20 @@ def test_a_hook_that_calls_its_memory_superseded_is_a_finding_on_the_memory(
     assert finding.evidence["kind"] == "hook-superseded"
     assert "SUPERSEDED by plan 18" in finding.message and "MEMORY.md line 1" in finding.message
     assert "physics.md" not in found  # "superseded" about something else is no verdict
+
+
+def test_a_hook_calling_a_part_pending_that_its_file_calls_done(tmp_path: Path) -> None:
+    root = _memdir(tmp_path, "- [Physics plan](physics.md) — plan 7; iter 1 DONE, iters 2–4 "
+                             "(steering, damage) pending\n"
+                             "- [Search](search.md) — phase 1 done, phase 2 next\n"
+                             "- [Export](export.md) — step 3 pending\n", {
+        "physics.md": topic("physics", "# Plan 7\n\n**Iter 1 DONE (checked in the browser):** "
+                                       "chassis.\n\n**Iter 2 DONE:** steering.\n"),
+        # the file calls phase 2 both planned and done: it does not say which holds
+        "search.md": topic("search", "Phase 2: planned, an index.\n\nPhase 2 done on Friday.\n"),
+        "export.md": topic("export", "Step 3 pending: the CSV writer.\n")})
+    clashes = {c.line.number: c for c in hook_clashes(load_memory_dir(root))}
+    assert set(clashes) == {1}
+    assert (clashes[1].says, clashes[1].topic_says) == ("iters 2–4 pending", "Iter 2 DONE")
+    (finding,) = clash_entries(load_memory_dir(root))[1]["MEMORY.md#L1"]
+    assert "physics.md" in finding.message and "Iter 2 DONE" in finding.message
